@@ -1,0 +1,53 @@
+//! What a client sees when a request fails: branded HTML pages for people, JSON under `/api` for programs.
+//! Catchers decide only the presentation; the status comes from the route or from Rocket itself.
+
+use rocket::http::Status;
+use rocket::serde::json::{Json, Value, json};
+use rocket::{Catcher, Request};
+
+use crate::site::{ErrorPage, Negotiation, SiteResponse};
+
+fn page_for(status: Status, request: &Request<'_>) -> ErrorPage {
+    match status.code {
+        404 if request.uri().path().as_str().starts_with("/blog/") => ErrorPage::BlogPostNotFound,
+        404 => ErrorPage::NotFound,
+        500.. => ErrorPage::ServerError,
+        _ => ErrorPage::BadRequest,
+    }
+}
+
+#[rocket::catch(default)]
+fn html_error(status: Status, request: &Request<'_>) -> SiteResponse {
+    if status.code >= 500 {
+        rocket::error!("{} {} answered {status}", request.method(), request.uri());
+    }
+    let negotiation = Negotiation::from_headers(request);
+    SiteResponse::error(status, page_for(status, request), &negotiation)
+}
+
+#[rocket::catch(default)]
+fn json_error(status: Status, request: &Request<'_>) -> (Status, Json<Value>) {
+    if status.code >= 500 {
+        rocket::error!("{} {} answered {status}", request.method(), request.uri());
+    }
+    let message = match status.code {
+        400 => "The request could not be read. Send a JSON object.",
+        404 => "There is nothing at this address.",
+        405 => "This address does not accept that method.",
+        413 => "The request body is too large.",
+        415 => "Send the request as application/json.",
+        422 => "The request body has the wrong shape.",
+        429 => "Too many requests. Please wait and try again.",
+        500.. => "Something went wrong on our side. Please try again later.",
+        _ => "The request could not be handled.",
+    };
+    (status, Json(json!({ "error": status.reason_lossy(), "message": message })))
+}
+
+pub fn html_catchers() -> Vec<Catcher> {
+    rocket::catchers![html_error]
+}
+
+pub fn json_catchers() -> Vec<Catcher> {
+    rocket::catchers![json_error]
+}

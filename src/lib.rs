@@ -1,0 +1,27 @@
+//! truckins: the website and lead engine of a commercial trucking insurance agency, in one binary.
+//!
+//! [`rocket`] builds the whole application; `main` launches it and every test drives it through Rocket's local
+//! client, so tests exercise exactly what runs in production.
+
+pub mod errors;
+pub mod security;
+pub mod site;
+
+use rocket::figment::Figment;
+use rocket::shield::Shield;
+use rocket::{Build, Rocket};
+
+/// The application on Rocket's default configuration (`Rocket.toml`, then `ROCKET_*` environment variables).
+pub fn rocket() -> Rocket<Build> {
+    rocket_with(rocket::Config::figment())
+}
+
+/// The application on the given configuration.
+pub fn rocket_with(figment: Figment) -> Rocket<Build> {
+    rocket::custom(figment)
+        // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
+        .attach(Shield::new())
+        .attach(security::SecurityHeaders { hsts: false })
+        .attach(site::stage())
+        .register("/api", errors::json_catchers())
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test of the project, in the order a failure is cheapest to find:
+#   formatting and lints -> Rust unit and integration tests (debug build, real embedded site) ->
+#   release build -> browser suite (Playwright in Debian's Chromium against the release binary on loopback).
+# On a fresh machine it installs what it needs (Chromium through apt when run as root) or says what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+missing() { printf '\nMissing: %s\n' "$*" >&2; exit 1; }
+
+command -v cargo >/dev/null || missing "Rust (cargo). Install it from your distribution or with rustup."
+command -v node >/dev/null || missing "Node.js 20 or later (node and npm)."
+command -v python3 >/dev/null || missing "python3 (used to pick a free port)."
+
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's chromium for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    missing "Chromium at $CHROMIUM. Install it with: sudo apt-get install chromium (or set CHROMIUM=/path/to/chromium)."
+  fi
+fi
+export CHROMIUM
+
+step "Formatting and lints"
+cargo fmt --check
+cargo clippy --all-targets --quiet -- -D warnings
+
+step "Rust tests (unit and integration)"
+if command -v cargo-nextest >/dev/null; then
+  cargo nextest run --no-fail-fast
+else
+  cargo test --no-fail-fast
+fi
+
+step "Release build"
+cargo build --release --quiet
+ls -l target/release/truckins | awk '{ printf "binary: %.1f MB\n", $5 / 1048576 }'
+
+step "Browser tests (Playwright, $($CHROMIUM --version 2>/dev/null | head -1))"
+E2E_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export E2E_PORT E2E_BINARY="$PWD/target/release/truckins"
+(cd web && npx --no-install playwright test)

@@ -1,0 +1,94 @@
+// The shared layout in a real browser: hydration without console errors, menus by mouse and keyboard, the mobile
+// menu, tap-to-call, the toast area and the copyright year.
+import { expect, test } from '@playwright/test';
+import { hydrated, sitePaths, watchConsole } from './helpers';
+
+test('every page hydrates its islands with no console errors', async ({ page }) => {
+  const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post'];
+  for (const path of paths) {
+    const console = watchConsole(page);
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(path.includes('no-such') ? 404 : 200);
+    await hydrated(page);
+    console.check();
+    page.removeAllListeners('console');
+    page.removeAllListeners('pageerror');
+  }
+});
+
+test('desktop menus open by keyboard, close on Escape and on choosing a link', async ({ page }, info) => {
+  test.skip(info.project.name !== 'desktop', 'desktop navigation');
+  await page.goto('/blog');
+  await hydrated(page);
+  const summary = page.getByRole('navigation', { name: 'Main' }).locator('summary', { hasText: 'Vehicle Types' });
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const dump = page.getByRole('link', { name: 'Dump Truck', exact: true }).first();
+  await expect(dump).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Semi Truck' }).first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dump).toBeHidden();
+  await expect(summary).toBeFocused();
+
+  // Only one menu open at a time.
+  await summary.click();
+  await page.getByRole('navigation', { name: 'Main' }).locator('summary', { hasText: 'Coverage Types' }).click();
+  await expect(page.getByRole('link', { name: 'Primary Liability' }).first()).toBeVisible();
+  await expect(dump).toBeHidden();
+  // An outside click closes it.
+  await page.locator('h1').click();
+  await expect(page.getByRole('link', { name: 'Primary Liability' }).first()).toBeHidden();
+});
+
+test('the mobile menu opens, closes on Escape and on choosing a link', async ({ page }, info) => {
+  test.skip(info.project.name !== 'phone', 'phone navigation');
+  await page.goto('/');
+  await hydrated(page);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  const call = page.getByRole('link', { name: /^Call us at/ });
+  await expect(call).toBeVisible();
+  await expect(call).toHaveAttribute('href', /^tel:\+\d+$/);
+
+  const toggle = page.locator('summary', { hasText: 'Menu' });
+  const panel = page.getByRole('navigation', { name: 'Mobile' });
+  await toggle.click();
+  await expect(panel).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(toggle).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await expect(panel).toBeVisible();
+  await panel.getByRole('link', { name: 'Blog' }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+});
+
+test('the header stays in view while scrolling', async ({ page }) => {
+  await page.goto('/');
+  await page.mouse.wheel(0, 3000);
+  await expect(page.locator('header').first()).toBeInViewport();
+});
+
+test('toasts are shown one at a time and can be dismissed', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page);
+  await page.evaluate(() => {
+    const send = (title: string, variant: string) =>
+      window.dispatchEvent(new CustomEvent('truckins:toast', { detail: { title, description: 'details', variant } }));
+    send('First notice', 'success');
+    send('Second notice', 'destructive');
+  });
+  await expect(page.getByRole('status').getByText('First notice')).toBeVisible();
+  await expect(page.getByText('Second notice')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Dismiss notification' }).click();
+  await expect(page.getByRole('alert').getByText('Second notice')).toBeVisible();
+  await expect(page.getByText('First notice')).toHaveCount(0);
+});
+
+test('the copyright year is the year the page is viewed', async ({ page }) => {
+  await page.clock.setFixedTime(new Date('2031-06-01T12:00:00Z'));
+  await page.goto('/');
+  await expect(page.locator('[data-current-year]')).toHaveText('2031');
+});

@@ -1,0 +1,89 @@
+// Builds the site that the binary embeds (called by build.rs; environment below):
+//   type-check -> Vite client bundle -> Vite server bundle -> prerender every route to HTML -> brotli + gzip.
+// TRUCKINS_CONTENT   the content document written by build.rs
+// TRUCKINS_WORK_DIR  scratch space for the two bundles
+// TRUCKINS_SITE_DIR  the finished site (emptied first)
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const webDir = fileURLToPath(new URL('..', import.meta.url));
+const workDir = process.env.TRUCKINS_WORK_DIR ?? join(webDir, 'dist/work');
+const siteDir = process.env.TRUCKINS_SITE_DIR ?? join(webDir, 'dist/site');
+const clientDir = join(workDir, 'client');
+const serverDir = join(workDir, 'server');
+
+const started = Date.now();
+const step = (what) => console.log(`[web] ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+
+// 1. A type error fails the build.
+execFileSync(process.execPath, [join(webDir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+  cwd: webDir,
+  stdio: 'inherit',
+});
+step('type-checked');
+
+// 2. The browser bundle: the client entry, its islands and the stylesheet.
+const quiet = { logLevel: 'warn', configFile: join(webDir, 'vite.config.ts'), root: webDir };
+await build({ ...quiet, build: { outDir: clientDir, emptyOutDir: true } });
+step('client bundle built');
+
+// 3. The server bundle that renders pages; it emits the images that pages reference.
+await build({
+  ...quiet,
+  build: {
+    outDir: serverDir,
+    emptyOutDir: true,
+    ssr: join(webDir, 'src/prerender.tsx'),
+    ssrEmitAssets: true,
+    manifest: false,
+    rollupOptions: { input: join(webDir, 'src/prerender.tsx') },
+  },
+});
+step('server bundle built');
+
+// 4. Prerender.
+rmSync(siteDir, { recursive: true, force: true });
+mkdirSync(siteDir, { recursive: true });
+cpSync(join(clientDir, 'assets'), join(siteDir, 'assets'), { recursive: true });
+if (existsSync(join(serverDir, 'assets'))) {
+  cpSync(join(serverDir, 'assets'), join(siteDir, 'assets'), { recursive: true });
+}
+const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8'));
+const { renderSite } = await import(pathToFileURL(join(serverDir, 'prerender.js')).href);
+const files = await renderSite(manifest);
+for (const [path, body] of Object.entries(files)) {
+  const target = join(siteDir, path);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, body);
+}
+step(`prerendered ${Object.keys(files).length} files`);
+
+// 5. Precompress every text file; the server picks the variant the browser accepts.
+const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/;
+let plain = 0;
+let brotli = 0;
+for (const file of walk(siteDir)) {
+  if (!compressible.test(file)) continue;
+  const bytes = readFileSync(file);
+  const br = brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
+  const gz = gzipSync(bytes, { level: 9 });
+  if (br.length < bytes.length) writeFileSync(`${file}.br`, br);
+  if (gz.length < bytes.length) writeFileSync(`${file}.gz`, gz);
+  plain += bytes.length;
+  brotli += Math.min(br.length, bytes.length);
+}
+step(`compressed ${(plain / 1024).toFixed(0)} kB of text to ${(brotli / 1024).toFixed(0)} kB (brotli) into ${relative(webDir, siteDir)}`);
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}

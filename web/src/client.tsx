@@ -1,0 +1,36 @@
+// Browser entry: hydrates the islands present on the page, each from its own chunk, and keeps the footer's
+// copyright year current (DECISIONS 13: the year when the page is viewed, not when it was built).
+import { createElement } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { islands, type IslandName } from './islands/registry';
+import './styles.css';
+
+for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
+  const name = element.dataset.island as IslandName;
+  const load = islands[name];
+  if (!load) {
+    console.warn(`Unknown island "${name}"`);
+    continue;
+  }
+  const props = JSON.parse(element.dataset.props ?? '{}') as Record<string, unknown>;
+  load()
+    .then((module) => {
+      hydrateRoot(element, createElement(module.default, props));
+      element.dataset.hydrated = "";
+    })
+    .catch((error: unknown) => console.error(`Island "${name}" failed to load`, error));
+}
+
+const year = String(new Date().getFullYear());
+for (const element of document.querySelectorAll<HTMLElement>('[data-current-year]')) {
+  element.textContent = year;
+}
+
+// Images are visible without script; with it, those still loading fade in when they arrive.
+for (const image of document.querySelectorAll<HTMLImageElement>('img.fade-in-image')) {
+  if (image.complete) continue;
+  image.classList.add('is-loading');
+  const reveal = () => image.classList.remove('is-loading');
+  image.addEventListener('load', reveal, { once: true });
+  image.addEventListener('error', reveal, { once: true });
+}

@@ -1,0 +1,150 @@
+// The home hero's backdrop: a night highway drawn in perspective, lane markings and reflector posts streaming
+// toward the viewer. Phones get a lighter scene (fewer posts, lower resolution, 30 frames a second); with
+// prefers-reduced-motion it is one still frame; it pauses while off screen or in a hidden tab.
+import { useEffect, useRef } from 'react';
+
+interface Scene {
+  posts: number;
+  speed: number;
+  maxPixelRatio: number;
+  frameMs: number;
+}
+
+const DESKTOP: Scene = { posts: 14, speed: 9, maxPixelRatio: 2, frameMs: 1000 / 60 };
+const PHONE: Scene = { posts: 7, speed: 6, maxPixelRatio: 1.5, frameMs: 1000 / 30 };
+const FAR = 60; // the farthest distance drawn, in the same units as the lane dash spacing
+
+export default function RoadCanvas() {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const context = canvas?.getContext('2d');
+    if (!canvas || !context) return;
+    const phone = window.matchMedia('(max-width: 767px)');
+    const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+    let scene = phone.matches ? PHONE : DESKTOP;
+    let travelled = 0;
+    let frame = 0;
+    let last = 0;
+    let visible = true;
+
+    const resize = () => {
+      scene = phone.matches ? PHONE : DESKTOP;
+      const ratio = Math.min(window.devicePixelRatio || 1, scene.maxPixelRatio);
+      canvas.width = Math.round(canvas.clientWidth * ratio);
+      canvas.height = Math.round(canvas.clientHeight * ratio);
+      draw();
+    };
+
+    const draw = () => {
+      const { width: w, height: h } = canvas;
+      const horizon = h * 0.42;
+      const centre = w * (phone.matches ? 0.5 : 0.62);
+      const roadHalf = w * 0.55; // half the road's width at distance 1 (the bottom edge)
+      // Screen position of a point at distance d (1 = bottom of the canvas) and lateral offset x (in road halves).
+      const y = (d: number) => horizon + (h - horizon) / d;
+      const x = (d: number, lateral: number) => centre + (lateral * roadHalf) / d;
+
+      const sky = context.createLinearGradient(0, 0, 0, horizon);
+      sky.addColorStop(0, '#07172a');
+      sky.addColorStop(1, '#1c3d63');
+      context.fillStyle = sky;
+      context.fillRect(0, 0, w, horizon);
+      const ground = context.createLinearGradient(0, horizon, 0, h);
+      ground.addColorStop(0, '#0d2135');
+      ground.addColorStop(1, '#081522');
+      context.fillStyle = ground;
+      context.fillRect(0, horizon, w, h - horizon);
+
+      // The road surface.
+      context.fillStyle = '#2a323b';
+      context.beginPath();
+      context.moveTo(x(FAR, -1), y(FAR));
+      context.lineTo(x(FAR, 1), y(FAR));
+      context.lineTo(x(0.6, 1), y(0.6));
+      context.lineTo(x(0.6, -1), y(0.6));
+      context.fill();
+
+      // Edge lines.
+      context.strokeStyle = 'rgba(235, 240, 245, 0.75)';
+      context.lineWidth = Math.max(1, w / 600);
+      for (const side of [-0.95, 0.95]) {
+        context.beginPath();
+        context.moveTo(x(FAR, side), y(FAR));
+        context.lineTo(x(0.6, side), y(0.6));
+        context.stroke();
+      }
+
+      // Centre dashes, 4 units apart, 2 long, moving toward the viewer.
+      context.fillStyle = '#f2a900';
+      const offset = travelled % 4;
+      for (let start = FAR - offset; start > 0.7; start -= 4) {
+        const near = Math.max(start - 2, 0.6);
+        const half = 0.02;
+        context.beginPath();
+        context.moveTo(x(start, -half), y(start));
+        context.lineTo(x(start, half), y(start));
+        context.lineTo(x(near, half), y(near));
+        context.lineTo(x(near, -half), y(near));
+        context.fill();
+      }
+
+      // Reflector posts on both shoulders.
+      const spacing = FAR / scene.posts;
+      const postOffset = travelled % spacing;
+      for (let d = FAR - postOffset; d > 0.8; d -= spacing) {
+        const size = Math.max(1, (h * 0.09) / d);
+        for (const side of [-1.15, 1.15]) {
+          context.fillStyle = 'rgba(220, 228, 236, 0.8)';
+          context.fillRect(x(d, side) - size * 0.08, y(d) - size, size * 0.16, size);
+          context.fillStyle = side < 0 ? '#f2a900' : '#ff6b57';
+          context.fillRect(x(d, side) - size * 0.08, y(d) - size, size * 0.16, size * 0.22);
+        }
+      }
+    };
+
+    const tick = (now: number) => {
+      frame = window.requestAnimationFrame(tick);
+      if (now - last < scene.frameMs) return;
+      const elapsed = last ? Math.min(now - last, 100) : 0;
+      last = now;
+      travelled += (scene.speed * elapsed) / 1000;
+      draw();
+    };
+
+    const start = () => {
+      window.cancelAnimationFrame(frame);
+      last = 0;
+      if (visible && !reducedMotion.matches && document.visibilityState === 'visible') {
+        frame = window.requestAnimationFrame(tick);
+      } else {
+        draw();
+      }
+    };
+
+    const observer = new IntersectionObserver(([entry]) => {
+      visible = entry?.isIntersecting ?? true;
+      start();
+    });
+    observer.observe(canvas);
+    const resizeObserver = new ResizeObserver(resize);
+    resizeObserver.observe(canvas);
+    reducedMotion.addEventListener('change', start);
+    phone.addEventListener('change', resize);
+    document.addEventListener('visibilitychange', start);
+    resize();
+    start();
+
+    return () => {
+      window.cancelAnimationFrame(frame);
+      observer.disconnect();
+      resizeObserver.disconnect();
+      reducedMotion.removeEventListener('change', start);
+      phone.removeEventListener('change', resize);
+      document.removeEventListener('visibilitychange', start);
+    };
+  }, []);
+
+  return <canvas ref={canvasRef} aria-hidden="true" data-testid="road-canvas" className="absolute inset-0 size-full" />;
+}

@@ -1,0 +1,69 @@
+// The notification area: shows toasts one at a time (spec: "toasts are shown one at a time"), each for a few
+// seconds or until dismissed, announced politely, or assertively for errors.
+import { useEffect, useRef, useState } from 'react';
+import { Icon } from '../ui/Icon';
+import { TOAST_EVENT, type ToastMessage } from './toast';
+
+const SHOWN_MS = { default: 6000, success: 6000, destructive: 9000 } as const;
+
+export default function Toaster() {
+  const [current, setCurrent] = useState<(ToastMessage & { id: number }) | null>(null);
+  const queue = useRef<(ToastMessage & { id: number })[]>([]);
+  const nextId = useRef(1);
+
+  useEffect(() => {
+    const receive = (event: Event) => {
+      const message = (event as CustomEvent<ToastMessage>).detail;
+      const toast = { ...message, id: nextId.current++ };
+      setCurrent((shown) => {
+        if (shown) {
+          queue.current.push(toast);
+          return shown;
+        }
+        return toast;
+      });
+    };
+    window.addEventListener(TOAST_EVENT, receive);
+    return () => window.removeEventListener(TOAST_EVENT, receive);
+  }, []);
+
+  const dismiss = () => setCurrent(queue.current.shift() ?? null);
+
+  useEffect(() => {
+    if (!current) return;
+    const timer = window.setTimeout(dismiss, SHOWN_MS[current.variant ?? 'default']);
+    return () => window.clearTimeout(timer);
+  }, [current]);
+
+  const destructive = current?.variant === 'destructive';
+  const body = current && (
+    <div
+      key={current.id}
+      data-variant={current.variant ?? 'default'}
+      className={`toast pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border p-4 shadow-2xl ${
+        destructive ? 'border-danger bg-danger text-white' : 'border-slate-200 bg-white text-ink'
+      }`}
+    >
+      {current.variant === 'success' && <Icon name="checkCircle" className="mt-0.5 size-5 shrink-0 text-success" />}
+      {destructive && <Icon name="alert" className="mt-0.5 size-5 shrink-0" />}
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold">{current.title}</p>
+        {current.description && <p className={`mt-1 text-sm ${destructive ? 'text-white' : 'text-muted'}`}>{current.description}</p>}
+      </div>
+      <button type="button" onClick={dismiss} className="-m-1 rounded p-1" aria-label="Dismiss notification">
+        <Icon name="close" className="size-4" />
+      </button>
+    </div>
+  );
+
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end">
+      <div role="status" aria-live="polite" className="contents">
+        {!destructive && body}
+      </div>
+      <div role="alert" aria-live="assertive" className="contents">
+        {destructive && body}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+// Structured data (schema.org JSON-LD) built from the content: one phone, one set of hours, everywhere.
+import { formatClock, site, type Post } from './content';
+import { imageUrl } from './ui/Image';
+
+export type JsonLd = Record<string, unknown>;
+
+export const absoluteUrl = (path: string) => `${site.base_url}${path === '/' ? '/' : path}`;
+
+export function insuranceAgency(): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'InsuranceAgency',
+    '@id': `${site.base_url}/#agency`,
+    name: site.brand,
+    legalName: site.legal_name,
+    description: site.description,
+    url: absoluteUrl('/'),
+    logo: absoluteUrl(imageUrl('logo.svg')),
+    telephone: site.phone_e164,
+    email: site.email,
+    foundingDate: String(site.founded),
+    areaServed: 'US',
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: site.address.street,
+      addressLocality: site.address.city,
+      addressRegion: site.address.region,
+      postalCode: site.address.postal_code,
+      addressCountry: site.address.country,
+    },
+    openingHoursSpecification: site.hours
+      .filter((h) => h.opens && h.closes)
+      .map((h) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: h.days, opens: h.opens, closes: h.closes })),
+    sameAs: Object.values(site.social).filter(Boolean),
+  };
+}
+
+export function blogPosting(post: Post, path: string): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    headline: post.title,
+    description: post.excerpt,
+    articleSection: post.category,
+    datePublished: post.date,
+    dateModified: post.date,
+    author: { '@type': 'Person', name: post.author, jobTitle: 'Insurance Specialist' },
+    publisher: { '@id': `${site.base_url}/#agency`, '@type': 'InsuranceAgency', name: site.brand },
+    image: absoluteUrl(imageUrl(post.image)),
+    mainEntityOfPage: absoluteUrl(path),
+    wordCount: post.text.split(/\s+/).length,
+  };
+}
+
+export function breadcrumbs(trail: { name: string; path: string }[]): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((step, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: step.name,
+      item: absoluteUrl(step.path),
+    })),
+  };
+}
+
+/** Opening hours as text, e.g. for a page that wants to say when we answer the phone. */
+export function hoursSummary(): string {
+  return site.hours
+    .map((h) => (h.opens && h.closes ? `${h.label} ${formatClock(h.opens)}-${formatClock(h.closes)}` : `${h.label} closed`))
+    .join(', ');
+}

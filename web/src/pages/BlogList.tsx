@@ -1,0 +1,36 @@
+// /blog: hero, then the BlogExplorer island (search, category filter, featured post, grid, empty state).
+import { content, page } from '../content';
+import BlogExplorer from '../islands/BlogExplorer';
+import { Island } from '../ui/Island';
+import { CtaBanner } from '../widgets/CtaBanner';
+import { postCard } from './postCards';
+
+export const SEARCH_INDEX_PATH = '/blog/search.json';
+
+export function BlogList() {
+  const copy = page<{ heading: string; intro: string }>('blog');
+  return (
+    <>
+      <section aria-labelledby="blog-title" className="bg-ink pb-8 pt-16 text-center text-white md:pt-20">
+        <div className="container-site max-w-3xl">
+          <p className="kicker !text-amber">Blog</p>
+          <h1 id="blog-title" className="mt-3 text-4xl font-extrabold tracking-tight md:text-5xl">
+            {copy.heading}
+          </h1>
+          <p className="mt-4 text-lg text-slate-200">{copy.intro}</p>
+        </div>
+      </section>
+      <Island
+        name="BlogExplorer"
+        component={BlogExplorer}
+        props={{ posts: content.posts.map(postCard), categories: content.categories, searchIndexUrl: SEARCH_INDEX_PATH }}
+      />
+      <CtaBanner variant="secondary" title="Questions About Your Coverage?" text="A trucking insurance specialist can review your operation and compare quotes from several carriers." />
+    </>
+  );
+}
+
+/** The search index fetched by BlogExplorer on first use: slug -> the post's full text. */
+export function searchIndex(): string {
+  return JSON.stringify(Object.fromEntries(content.posts.map((p) => [p.slug, `${p.title} ${p.text}`])));
+}

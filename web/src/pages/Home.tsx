@@ -1,0 +1,134 @@
+// Home: hero with the road canvas, why truckers choose us, products, testimonials, latest posts, FAQ, call to action.
+import { content, coverages, site, telHref, vehicles } from '../content';
+import RoadCanvas from '../islands/RoadCanvas';
+import { ButtonLink } from '../ui/Button';
+import { Icon, type IconName } from '../ui/Icon';
+import { Island } from '../ui/Island';
+import { PostCard } from '../ui/PostCard';
+import { Section, SectionHeading } from '../ui/Section';
+import { CtaBanner } from '../widgets/CtaBanner';
+import { Faq } from '../widgets/Faq';
+import { ProductGrid } from '../widgets/ProductCards';
+import { QuoteCallout } from '../widgets/QuoteCallout';
+import { Testimonials } from '../widgets/Testimonials';
+import { postCard } from './postCards';
+
+const heroBadges: { label: string; icon: IconName }[] = [
+  { label: 'Specialized Coverage', icon: 'shieldCheck' },
+  { label: 'Competitive Rates', icon: 'dollar' },
+  { label: '24/7 Support', icon: 'headset' },
+];
+const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];
+
+export function Home() {
+  const { hero, why } = content.home;
+  return (
+    <>
+      <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden bg-ink text-white">
+        <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="absolute inset-0 -z-10" />
+        <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/95 via-ink/75 to-ink/30" aria-hidden="true" />
+        <div className="container-site grid items-center gap-12 py-16 md:py-24 lg:grid-cols-[1.15fr_1fr]">
+          <div>
+            <p className="kicker !text-amber">Commercial truck insurance since {site.founded}</p>
+            <h1 id="hero-heading" className="mt-3 text-4xl font-extrabold tracking-tight text-balance md:text-5xl lg:text-6xl">
+              {hero.headline}
+            </h1>
+            <p className="mt-6 max-w-xl text-lg text-slate-200 md:text-xl">{hero.subtext}</p>
+            <div className="mt-8 flex flex-wrap gap-4">
+              <ButtonLink href="/get-quote" size="lg">
+                Get Free Quote <Icon name="arrowRight" />
+              </ButtonLink>
+              <ButtonLink href="/products" size="lg" variant="ghostLight">
+                Explore Coverage Options
+              </ButtonLink>
+            </div>
+            <ul className="mt-10 flex flex-wrap gap-3">
+              {heroBadges.map((badge) => (
+                <li key={badge.label} className="flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold backdrop-blur">
+                  <Icon name={badge.icon} className="size-4 text-amber" />
+                  {badge.label}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <QuoteCallout />
+        </div>
+      </section>
+
+      <Section labelledBy="why-heading">
+        <SectionHeading
+          id="why-heading"
+          kicker="Why Milepost"
+          title="Why Truckers Choose Us"
+          intro={`We have insured owner-operators and fleets since ${site.founded}, and trucking is all we do.`}
+        />
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {why.map((card, i) => (
+            <div key={card.title} className="rounded-2xl border border-slate-200 p-7">
+              <span className="flex size-12 items-center justify-center rounded-xl bg-sky text-navy">
+                <Icon name={whyIcons[i] ?? 'shield'} className="size-6" />
+              </span>
+              <h3 className="mt-5 text-xl font-bold">{card.title}</h3>
+              <p className="mt-2 text-muted">{card.text}</p>
+            </div>
+          ))}
+        </div>
+      </Section>
+
+      <Section tone="mist" labelledBy="products-heading">
+        <SectionHeading
+          id="products-heading"
+          kicker="Coverage"
+          title="Insurance for Every Truck and Every Risk"
+          intro="Start with the truck you run, or the coverage you need. Every policy is built around your operation."
+        />
+        <h3 className="mb-5 text-2xl font-bold">By Vehicle Type</h3>
+        <ProductGrid products={vehicles.slice(0, 4)} headingLevel={4} />
+        <p className="mt-6 text-right">
+          <a href="/products" className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
+            View All Vehicle Types <Icon name="arrowRight" className="size-4" />
+          </a>
+        </p>
+        <h3 className="mb-5 mt-12 text-2xl font-bold">By Coverage Type</h3>
+        <ProductGrid products={coverages.slice(0, 4)} headingLevel={4} />
+        <p className="mt-6 text-right">
+          <a href="/coverage-types" className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
+            View All Coverage Types <Icon name="arrowRight" className="size-4" />
+          </a>
+        </p>
+      </Section>
+
+      <Testimonials />
+
+      <Section labelledBy="blog-heading">
+        <SectionHeading id="blog-heading" kicker="From the blog" title="Insights for Truckers" intro="Practical guides on coverage, filings, safety and keeping premiums in check." />
+        <div className="grid gap-8 md:grid-cols-3">
+          {content.posts.slice(0, 3).map((post) => (
+            <PostCard key={post.slug} post={postCard(post)} />
+          ))}
+        </div>
+        <p className="mt-10 text-center">
+          <ButtonLink href="/blog" variant="outline">
+            View All Posts
+          </ButtonLink>
+        </p>
+      </Section>
+
+      <Section tone="mist" labelledBy="faq-heading">
+        <SectionHeading id="faq-heading" kicker="FAQ" title="Frequently Asked Questions" />
+        <Faq items={content.faq.slice(0, 4)} group="home-faq" />
+        <p className="mt-8 text-center">
+          <a href="/faq" className="font-semibold text-steel hover:text-navy">
+            See all questions
+          </a>{' '}
+          <span className="text-muted">or call</span>{' '}
+          <a href={telHref} className="font-semibold text-steel hover:text-navy">
+            {site.phone}
+          </a>
+        </p>
+      </Section>
+
+      <CtaBanner />
+    </>
+  );
+}

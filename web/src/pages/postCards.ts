@@ -1,0 +1,21 @@
+// Post card data for pages and the BlogExplorer island.
+import { formatDate, postHref, type Post } from '../content';
+import { imageUrl } from '../ui/Image';
+import type { PostCardData } from '../ui/PostCard';
+
+export function postCard(post: Post): PostCardData & { slug: string; featured: boolean } {
+  return {
+    slug: post.slug,
+    featured: post.featured,
+    href: postHref(post),
+    title: post.title,
+    excerpt: post.excerpt,
+    category: post.category,
+    date: formatDate(post.date),
+    dateIso: post.date,
+    author: post.author,
+    image: imageUrl(post.image),
+    imageAlt: post.image_alt,
+    readingMinutes: post.reading_minutes,
+  };
+}

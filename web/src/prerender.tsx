@@ -1,0 +1,123 @@
+// Renders pages to complete HTML documents: every route at build time (renderSite, called by scripts/build.mjs),
+// or one path on request for the Vite dev server (renderPath). Only islands carry script; the rest is static HTML.
+import { prerender } from 'react-dom/static';
+// The favicon is served at /favicon.svg (a fixed address browsers ask for), so it is copied, not hashed.
+import favicon from '../../content/images/favicon.svg?raw';
+import { site } from './content';
+import { absoluteUrl } from './jsonld';
+import { SEARCH_INDEX_PATH, searchIndex } from './pages/BlogList';
+import { errorRoutes, routes, type Head, type Route } from './routes';
+import { usedIslands } from './ui/Island';
+import type { IslandName } from './islands/registry';
+import { Layout } from './widgets/Layout';
+
+/** What a page links to besides itself: the stylesheet, the client entry and the chunks of the islands it uses. */
+export interface Assets {
+  stylesheets: string[];
+  entry: string;
+  preload: (islands: Set<IslandName>) => string[];
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+export function assetsFromManifest(manifest: Record<string, ManifestChunk>): Assets {
+  const entry = manifest['src/client.tsx'];
+  if (!entry) throw new Error('Vite manifest has no src/client.tsx entry');
+  const chunkFiles = (key: string, seen = new Set<string>()): string[] => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return [];
+    seen.add(key);
+    return [`/${chunk.file}`, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen))];
+  };
+  const entryFiles = new Set(chunkFiles('src/client.tsx'));
+  return {
+    stylesheets: (entry.css ?? []).map((f) => `/${f}`),
+    entry: `/${entry.file}`,
+    preload: (islands) => [
+      ...new Set([...islands].flatMap((name) => chunkFiles(`src/islands/${name}.tsx`)).filter((f) => !entryFiles.has(f))),
+    ],
+  };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// JSON inside <script>: "<" escaped so no string in the content can close the element.
+const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+async function renderBody(route: Route): Promise<{ body: string; islands: Set<IslandName> }> {
+  usedIslands.clear();
+  const { prelude } = await prerender(<Layout path={route.path}>{route.render()}</Layout>);
+  const body = await new Response(prelude).text();
+  return { body, islands: new Set(usedIslands) };
+}
+
+function headHtml(head: Head, assets: Assets, islands: Set<IslandName>): string {
+  const canonical = absoluteUrl(head.path);
+  const lines = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}">`,
+    head.noindex ? '<meta name="robots" content="noindex">' : `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    `<meta property="og:type" content="${head.type ?? 'website'}">`,
+    `<meta property="og:site_name" content="${escapeHtml(site.brand)}">`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}">`,
+    head.noindex ? '' : `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    '<meta name="twitter:card" content="summary">',
+    '<meta name="theme-color" content="#0b1f33">',
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ...assets.stylesheets.map((href) => `<link rel="stylesheet" href="${href}">`),
+    `<script type="module" src="${assets.entry}"></script>`,
+    ...assets.preload(islands).map((href) => `<link rel="modulepreload" href="${href}">`),
+    ...(head.jsonLd ?? []).map((data) => `<script type="application/ld+json">${jsonForScript(data)}</script>`),
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+export async function renderRoute(route: Route, assets: Assets): Promise<string> {
+  const { body, islands } = await renderBody(route);
+  return `<!doctype html>\n<html lang="en">\n<head>\n${headHtml(route.head, assets, islands)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+}
+
+function sitemapXml(list: Route[]): string {
+  const urls = list
+    .filter((r) => r.sitemap)
+    .map((r) => {
+      const lastmod = r.sitemap?.lastmod ? `<lastmod>${r.sitemap.lastmod}</lastmod>` : '';
+      return `  <url><loc>${escapeHtml(absoluteUrl(r.path))}</loc>${lastmod}</url>`;
+    });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+/** Every file of the site that is not a Vite asset: HTML pages, error pages, sitemap, robots.txt, favicon. */
+export async function renderSite(manifest: Record<string, ManifestChunk>): Promise<Record<string, string>> {
+  const assets = assetsFromManifest(manifest);
+  const list = routes();
+  const files: Record<string, string> = {};
+  for (const route of [...list, ...errorRoutes()]) {
+    if (files[route.file]) throw new Error(`Two routes write ${route.file}`);
+    files[route.file] = await renderRoute(route, assets);
+  }
+  files['sitemap.xml'] = sitemapXml(list);
+  files['robots.txt'] = `User-agent: *\nAllow: /\n\nSitemap: ${site.base_url}/sitemap.xml\n`;
+  files[SEARCH_INDEX_PATH.slice(1)] = searchIndex();
+  files['favicon.svg'] = favicon;
+  return files;
+}
+
+/** For the dev server: the page at `path` with its status, rendered now. */
+export async function renderPath(path: string, assets: Assets): Promise<{ status: number; html: string } | { text: string; type: string }> {
+  if (path === SEARCH_INDEX_PATH) return { text: searchIndex(), type: 'application/json' };
+  if (path === '/favicon.svg') return { text: favicon, type: 'image/svg+xml' };
+  const route = routes().find((r) => r.path === path);
+  if (route) return { status: 200, html: await renderRoute(route, assets) };
+  const errors = errorRoutes();
+  const notFound = path.startsWith('/blog/') ? errors[1]! : errors[0]!;
+  return { status: 404, html: await renderRoute(notFound, assets) };
+}
+

@@ -1,0 +1,51 @@
+// The shared layout of every page: skip link, sticky header with the logo and navigation, the page, the footer and
+// the notification area.
+import type { ReactNode } from 'react';
+import { menuCoverages, productHref, site, telHref, vehicles } from '../content';
+import SiteNav from '../islands/SiteNav';
+import Toaster from '../islands/Toaster';
+import { imageUrl } from '../ui/Image';
+import { Island } from '../ui/Island';
+import { Footer } from './Footer';
+
+export const companyLinks = [
+  { href: '/about', label: 'About' },
+  { href: '/blog', label: 'Blog' },
+  { href: '/contact', label: 'Contact' },
+];
+
+export function Layout({ path, children }: { path: string; children: ReactNode }) {
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+        <div className="container-site flex h-16 items-center gap-4">
+          <a href="/" className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
+            <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
+            <span className="text-lg leading-tight">{site.brand}</span>
+          </a>
+          <Island
+            name="SiteNav"
+            component={SiteNav}
+            className="contents"
+            props={{
+              vehicles: vehicles.map((p) => ({ href: productHref(p), label: p.menu_label })),
+              coverages: menuCoverages.map((p) => ({ href: productHref(p), label: p.menu_label })),
+              links: companyLinks,
+              phone: site.phone,
+              phoneHref: telHref,
+              currentPath: path,
+            }}
+          />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="focus:outline-none">
+        {children}
+      </main>
+      <Footer />
+      <Island name="Toaster" component={Toaster} props={{}} />
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+// What clients say: the three testimonials with their star ratings.
+import { content } from '../content';
+import { Section, SectionHeading } from '../ui/Section';
+import { Stars } from '../ui/Stars';
+
+export function Testimonials() {
+  return (
+    <Section tone="mist" labelledBy="testimonials-heading">
+      <SectionHeading id="testimonials-heading" kicker="Testimonials" title="What Truckers Say About Us" />
+      <div className="grid gap-6 md:grid-cols-3">
+        {content.testimonials.map((t) => (
+          <figure key={t.name} className="flex flex-col rounded-2xl bg-white p-8 shadow-sm">
+            <Stars rating={t.rating} />
+            <blockquote className="mt-4 flex-1 text-ink">
+              <p>&ldquo;{t.content}&rdquo;</p>
+            </blockquote>
+            <figcaption className="mt-6">
+              <span className="block font-bold text-ink">{t.name}</span>
+              <span className="text-sm text-muted">{t.position}</span>
+            </figcaption>
+          </figure>
+        ))}
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,26 @@
+// Vite builds the browser bundle (islands) and the server bundle that prerenders every page; `npm run dev` serves
+// the pages rendered on request, with `/api` proxied to a running `truckins` binary.
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vite';
+import { devPages } from './scripts/dev-pages';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const contentJson = process.env.TRUCKINS_CONTENT ?? here('./.generated/content.json');
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), devPages()],
+  resolve: { alias: { '@content': contentJson } },
+  build: {
+    // Every asset is a file of its own: `data:` URLs would need a looser Content-Security-Policy.
+    assetsInlineLimit: 0,
+    manifest: true,
+    target: 'es2022',
+    rollupOptions: { input: here('./src/client.tsx') },
+  },
+  server: {
+    fs: { allow: [here('..')] },
+    proxy: { '/api': process.env.TRUCKINS_API ?? 'http://127.0.0.1:8000' },
+  },
+});
