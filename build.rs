@@ -3,7 +3,7 @@
 //! 1. Reads every file of `content/`, checks it (a mistake stops the build naming the file, the field and the
 //!    problem) and renders Markdown with comrak, code blocks highlighted by syntect into CSS classes.
 //! 2. Writes the result as one JSON document, `$OUT_DIR/content.json`, the only input the web app reads.
-//! 3. Installs the web app's packages when needed (`npm ci`) and runs `web/scripts/build.mjs`, which type-checks,
+//! 3. Installs the web app's packages when needed (npm) and runs `web/scripts/build.mjs`, which type-checks,
 //!    bundles with Vite, prerenders every route and compresses the output into `$OUT_DIR/site`, the folder that
 //!    rust-embed embeds into the binary.
 
@@ -758,8 +758,12 @@ impl SyntaxHighlighterAdapter for CodeHighlighter {
 // The web app
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Runs `npm ci` when `node_modules` is missing or older than the lockfile, so a clean clone builds with nothing
-/// installed by hand and an unchanged lockfile costs nothing.
+/// Installs the web app's packages when `node_modules` is missing or older than the lockfile, so a clean clone
+/// builds with nothing installed by hand and an unchanged lockfile costs nothing.
+///
+/// `npm install --no-save` rather than `npm ci`: the versions are pinned and come from the lockfile all the same,
+/// but `npm ci` insists that every optional platform binary (Tailwind's for macOS, Windows, ...) be listed in the
+/// lockfile, and a registry mirror that carries only Linux builds leaves them out, so `npm ci` would always fail.
 fn install_web_packages(web: &Path) {
     let lockfile = web.join("package-lock.json");
     let installed = web.join("node_modules/.package-lock.json");
@@ -768,9 +772,9 @@ fn install_web_packages(web: &Path) {
     if !up_to_date {
         run(
             Command::new("npm")
-                .args(["ci", "--include=dev", "--no-audit", "--no-fund", "--loglevel=error"])
+                .args(["install", "--include=dev", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"])
                 .current_dir(web),
-            "installing the web app's packages (npm ci in web/)",
+            "installing the web app's packages (npm install in web/)",
         );
     }
 }

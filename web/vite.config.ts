@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
-import { devPages } from './scripts/dev-pages';
+import { devPages } from './scripts/dev-pages.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const contentJson = process.env.TRUCKINS_CONTENT ?? here('./.generated/content.json');

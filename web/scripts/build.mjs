@@ -20,10 +20,15 @@ const started = Date.now();
 const step = (what) => console.log(`[web] ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
 // 1. A type error fails the build.
-execFileSync(process.execPath, [join(webDir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-  cwd: webDir,
-  stdio: 'inherit',
-});
+try {
+  execFileSync(process.execPath, [join(webDir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+    cwd: webDir,
+    stdio: 'inherit',
+  });
+} catch {
+  console.error('\n[web] TypeScript found the type errors listed above; fix them and build again.');
+  process.exit(1);
+}
 step('type-checked');
 
 // 2. The browser bundle: the client entry, its islands and the stylesheet.
@@ -34,6 +39,8 @@ step('client bundle built');
 // 3. The server bundle that renders pages; it emits the images that pages reference.
 await build({
   ...quiet,
+  // One self-contained file: it runs from $OUT_DIR, where web/node_modules cannot be resolved.
+  ssr: { noExternal: true },
   build: {
     outDir: serverDir,
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 // Browser entry: hydrates the islands present on the page, each from its own chunk, and keeps the footer's
 // copyright year current (DECISIONS 13: the year when the page is viewed, not when it was built).
-import { createElement } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { islands, type IslandName } from './islands/registry';
 import './styles.css';
@@ -15,7 +15,9 @@ for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
   const props = JSON.parse(element.dataset.props ?? '{}') as Record<string, unknown>;
   load()
     .then((module) => {
-      hydrateRoot(element, createElement(module.default, props));
+      // The props were serialised from this island's own props type on the server.
+      const component = module.default as ComponentType<never> as ComponentType<Record<string, unknown>>;
+      hydrateRoot(element, createElement(component, props));
       element.dataset.hydrated = "";
     })
     .catch((error: unknown) => console.error(`Island "${name}" failed to load`, error));

@@ -71,3 +71,39 @@ export function hoursSummary(): string {
     .map((h) => (h.opens && h.closes ? `${h.label} ${formatClock(h.opens)}-${formatClock(h.closes)}` : `${h.label} closed`))
     .join(', ');
 }
+
+/** A product page as a Service, with the offer fields of the spec (USD, valid until the date in site.toml). */
+export function insuranceService(product: { title: string; description: string; slug: string; menu_label: string }, path: string): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Service',
+    name: product.title,
+    serviceType: `${product.menu_label} insurance`,
+    description: product.description,
+    url: absoluteUrl(path),
+    areaServed: 'US',
+    provider: { '@type': 'InsuranceAgency', '@id': `${site.base_url}/#agency`, name: site.brand, telephone: site.phone_e164 },
+    offers: {
+      '@type': 'Offer',
+      url: absoluteUrl('/get-quote'),
+      priceCurrency: 'USD',
+      price: '0',
+      description: 'Free, no-obligation quote',
+      priceValidUntil: site.offer_valid_until,
+      validThrough: site.offer_valid_until,
+      availability: 'https://schema.org/InStock',
+    },
+  };
+}
+
+export function faqPage(items: { question: string; answer: string }[]): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
+  };
+}

@@ -33,13 +33,14 @@ export function assetsFromManifest(manifest: Record<string, ManifestChunk>): Ass
     seen.add(key);
     return [`/${chunk.file}`, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen))];
   };
-  const entryFiles = new Set(chunkFiles('src/client.tsx'));
+  // The entry's own imports and the chunks of the page's islands, so the browser fetches them all at once.
+  const entryImports = chunkFiles('src/client.tsx').slice(1);
   return {
     stylesheets: (entry.css ?? []).map((f) => `/${f}`),
     entry: `/${entry.file}`,
     preload: (islands) => [
-      ...new Set([...islands].flatMap((name) => chunkFiles(`src/islands/${name}.tsx`)).filter((f) => !entryFiles.has(f))),
-    ],
+      ...new Set([...entryImports, ...[...islands].flatMap((name) => chunkFiles(`src/islands/${name}.tsx`))]),
+    ].filter((f) => f !== `/${entry.file}`),
   };
 }
 

@@ -1,12 +1,14 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
 import type { ReactElement } from 'react';
-import { content, site } from './content';
-import { blogPosting, breadcrumbs, insuranceAgency, type JsonLd } from './jsonld';
+import { content, document, page as pageCopy, productHref, site } from './content';
+import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
 import { BlogList } from './pages/BlogList';
 import { BlogPost } from './pages/BlogPost';
 import { Home } from './pages/Home';
+import { About, Contact, CoverageTypes, DocumentPage, FaqPage, GetQuote, ProductsOverview, SitemapPage } from './pages/InfoPages';
 import { BlogPostNotFound, ErrorPage, NotFound } from './pages/NotFound';
+import { ProductPage } from './pages/ProductPage';
 
 export interface Head {
   title: string;
@@ -34,27 +36,77 @@ function page(path: string, title: string, description: string, render: () => Re
   return { path, file: fileFor(path), head: { title: titled(title), description, path, ...extra }, render, sitemap: { group, label } };
 }
 
+const crumbs = (...trail: { name: string; path: string }[]) => breadcrumbs([{ name: 'Home', path: '/' }, ...trail]);
+
+/** A page whose title and description come from content/pages/<name>.toml. */
+function copyPage(path: string, name: string, render: () => ReactElement, group: string, label: string, jsonLd: JsonLd[] = []): Route {
+  const copy = pageCopy<object>(name);
+  return page(path, copy.title, copy.description, render, group, label, { jsonLd: [...jsonLd, crumbs({ name: label, path })] });
+}
+
 export function routes(): Route[] {
-  const blog = content.pages.blog!;
   const list: Route[] = [
     page('/', content.home.title, content.home.description, () => <Home />, 'Main pages', 'Home', { jsonLd: [insuranceAgency()] }),
-    page('/blog', blog.title, blog.description, () => <BlogList />, 'Main pages', 'Blog', {
-      jsonLd: [breadcrumbs([{ name: 'Home', path: '/' }, { name: 'Blog', path: '/blog' }])],
+    copyPage('/get-quote', 'get-quote', () => <GetQuote />, 'Main pages', 'Get a Quote'),
+    copyPage('/products', 'products', () => <ProductsOverview />, 'Main pages', 'Insurance Products'),
+    copyPage('/coverage-types', 'coverage-types', () => <CoverageTypes />, 'Main pages', 'Coverage Types', [
+      faqPage((content.pages['coverage-types']?.faq as { question: string; answer: string }[] | undefined) ?? []),
+    ]),
+    copyPage('/about', 'about', () => <About />, 'Company', 'About Us'),
+    copyPage('/contact', 'contact', () => <Contact />, 'Company', 'Contact Us', [insuranceAgency()]),
+    page('/faq', 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, () => <FaqPage />, 'Company', 'FAQ', {
+      jsonLd: [faqPage(content.faq), crumbs({ name: 'FAQ', path: '/faq' })],
     }),
   ];
+  for (const slug of ['partners', 'privacy', 'terms']) {
+    const doc = document(slug);
+    const path = `/${slug}`;
+    list.push(page(path, doc.title, doc.description, () => <DocumentPage slug={slug} />, 'Company', doc.title, { jsonLd: [crumbs({ name: doc.title, path })] }));
+  }
+  for (const product of content.products) {
+    const path = productHref(product);
+    const group = product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type';
+    list.push(
+      page(path, product.title, product.description, () => <ProductPage product={product} />, group, product.title, {
+        jsonLd: [
+          insuranceService(product, path),
+          crumbs({ name: 'Products', path: '/products' }, { name: product.title, path }),
+          ...(product.faqs.length > 0 ? [faqPage(product.faqs)] : []),
+        ],
+      }),
+    );
+  }
+  const blog = content.pages.blog!;
+  list.push(page('/blog', blog.title, blog.description, () => <BlogList />, 'Blog articles', 'Blog', { jsonLd: [crumbs({ name: 'Blog', path: '/blog' })] }));
   for (const post of content.posts) {
     const path = `/blog/${post.slug}`;
     const route = page(path, post.title, post.excerpt, () => <BlogPost post={post} />, 'Blog articles', post.title, {
       type: 'article',
-      jsonLd: [
-        blogPosting(post, path),
-        breadcrumbs([{ name: 'Home', path: '/' }, { name: 'Blog', path: '/blog' }, { name: post.title, path }]),
-      ],
+      jsonLd: [blogPosting(post, path), crumbs({ name: 'Blog', path: '/blog' }, { name: post.title, path })],
     });
     route.sitemap!.lastmod = post.date;
     list.push(route);
   }
+  // The human-readable sitemap lists every page above, itself included, grouped as in sitemap.xml.
+  const sitemapRoute = page('/sitemap', 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, () => <SitemapPage groups={groups} />, 'Company', 'Sitemap');
+  list.push(sitemapRoute);
+  const groups = sitemapGroups(list);
   return list;
+}
+
+function sitemapGroups(list: Route[]) {
+  const order: string[] = [];
+  const byGroup = new Map<string, { href: string; label: string }[]>();
+  for (const route of list) {
+    if (!route.sitemap) continue;
+    const { group, label } = route.sitemap;
+    if (!byGroup.has(group)) {
+      byGroup.set(group, []);
+      order.push(group);
+    }
+    byGroup.get(group)!.push({ href: route.path, label });
+  }
+  return order.map((title) => ({ title, links: byGroup.get(title)! }));
 }
 
 /** Pages the server answers with an error status; never listed, never indexed. */

@@ -9,7 +9,7 @@ import { Section, SectionHeading } from '../ui/Section';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
 import { ProductGrid } from '../widgets/ProductCards';
-import { QuoteCallout } from '../widgets/QuoteCallout';
+import { QuoteSlot } from '../widgets/QuoteSlot';
 import { Testimonials } from '../widgets/Testimonials';
 import { postCard } from './postCards';
 
@@ -26,7 +26,7 @@ export function Home() {
     <>
       <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden bg-ink text-white">
         <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="absolute inset-0 -z-10" />
-        <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/95 via-ink/75 to-ink/30" aria-hidden="true" />
+        <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/90 via-ink/60 to-ink/10" aria-hidden="true" />
         <div className="container-site grid items-center gap-12 py-16 md:py-24 lg:grid-cols-[1.15fr_1fr]">
           <div>
             <p className="kicker !text-amber">Commercial truck insurance since {site.founded}</p>
@@ -51,7 +51,7 @@ export function Home() {
               ))}
             </ul>
           </div>
-          <QuoteCallout />
+          <QuoteSlot />
         </div>
       </section>
 

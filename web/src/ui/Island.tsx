@@ -1,22 +1,22 @@
 // Server side of an island: renders the component inside a marked container, its props serialised beside it, and
 // records which islands a page uses so the prerender can preload their chunks.
-import type { ComponentProps, ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import type { IslandName } from '../islands/registry';
 
 export const usedIslands = new Set<IslandName>();
 
-interface IslandProps<C extends ComponentType<never>> {
+interface IslandProps<P extends object> {
   name: IslandName;
-  component: C;
-  props: ComponentProps<C>;
+  component: ComponentType<P>;
+  props: P;
   className?: string;
 }
 
-export function Island<C extends ComponentType<never>>({ name, component: Component, props, className }: IslandProps<C>) {
+export function Island<P extends object>({ name, component, props, className }: IslandProps<P>) {
   usedIslands.add(name);
   return (
     <div data-island={name} data-props={JSON.stringify(props)} className={className ?? 'contents'}>
-      <Component {...props} />
+      {createElement(component, props)}
     </div>
   );
 }

@@ -24,7 +24,7 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
         <div className="container-site flex h-16 items-center gap-4">
           <a href="/" className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
             <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
-            <span className="text-lg leading-tight">{site.brand}</span>
+            <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg">{site.brand}</span>
           </a>
           <Island
             name="SiteNav"

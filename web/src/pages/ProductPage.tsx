@@ -1,0 +1,125 @@
+// One template for every product page (content/products/<slug>.toml): hero with highlights and the quote panel,
+// overview, illustration, type list, coverage options, important information, benefits, sticky quote sidebar,
+// FAQ (the page's own, or the general FAQ's first entries) and a closing call to action.
+import { content, paragraphs, type Product } from '../content';
+import { Icon } from '../ui/Icon';
+import { Image } from '../ui/Image';
+import { CtaBanner } from '../widgets/CtaBanner';
+import { Faq } from '../widgets/Faq';
+import { PageHero } from '../widgets/PageHero';
+import { QuoteSlot } from '../widgets/QuoteSlot';
+
+export function ProductPage({ product }: { product: Product }) {
+  const faqs = product.faqs.length > 0 ? product.faqs : content.faq.slice(0, 4);
+  return (
+    <>
+      <PageHero
+        kicker={product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type'}
+        title={product.title}
+        intro={product.description}
+        aside={<QuoteSlot heading={`Quote ${product.menu_label} Coverage`} />}
+      >
+        <h2 className="mt-8 text-lg font-bold text-white">Coverage Highlights</h2>
+        <ul className="mt-3 space-y-2">
+          {product.coverage_points.slice(0, 3).map((point) => (
+            <li key={point} className="flex gap-3 text-slate-100">
+              <Icon name="checkCircle" className="mt-0.5 size-5 shrink-0 text-amber" />
+              {point}
+            </li>
+          ))}
+        </ul>
+      </PageHero>
+
+      <div className="container-site grid gap-12 py-16 lg:grid-cols-[1fr_20rem]">
+        <div className="min-w-0 space-y-14">
+          <section aria-labelledby="overview-heading">
+            <h2 id="overview-heading" className="text-3xl font-bold">
+              Comprehensive {product.title}
+            </h2>
+            <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
+              {paragraphs(product.overview).map((p) => (
+                <p key={p}>{p}</p>
+              ))}
+            </div>
+            <figure className="mt-8 overflow-hidden rounded-2xl bg-sky">
+              <Image path={product.image} alt={product.image_alt} width={800} height={500} className="h-auto w-full" />
+            </figure>
+          </section>
+
+          {product.types && product.types_heading && (
+            <section aria-labelledby="types-heading">
+              <h2 id="types-heading" className="text-2xl font-bold">
+                {product.types_heading}
+              </h2>
+              <ul className="mt-5 grid gap-3 sm:grid-cols-2">
+                {product.types.map((type) => (
+                  <li key={type} className="flex items-center gap-3 rounded-xl bg-mist px-4 py-3 font-medium">
+                    <Icon name="truck" className="size-5 shrink-0 text-steel" />
+                    {type}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <section aria-labelledby="options-heading">
+            <h2 id="options-heading" className="text-2xl font-bold">
+              Coverage Options
+            </h2>
+            <ul className="mt-5 grid gap-4 md:grid-cols-2">
+              {product.coverage_points.map((point) => (
+                <li key={point} className="flex gap-3 rounded-xl border border-slate-200 p-4">
+                  <Icon name="shieldCheck" className="mt-0.5 size-5 shrink-0 text-steel" />
+                  <span>{point}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+
+          <aside aria-labelledby="important-heading" className="flex gap-4 rounded-2xl border-l-4 border-amber bg-mist p-6">
+            <Icon name="info" className="size-6 shrink-0 text-navy" />
+            <div>
+              <h2 id="important-heading" className="font-bold">
+                Important Information
+              </h2>
+              <p className="mt-1 text-muted">
+                Coverage requirements vary by state and by type of operation, and every policy's terms, limits and
+                exclusions decide what it covers. Contact us for guidance on what your operation needs.
+              </p>
+            </div>
+          </aside>
+
+          <section aria-labelledby="benefits-heading">
+            <h2 id="benefits-heading" className="text-2xl font-bold">
+              Benefits of Our {product.title}
+            </h2>
+            <ul className="mt-5 space-y-3">
+              {product.benefits.map((benefit) => (
+                <li key={benefit} className="flex gap-3">
+                  <Icon name="check" className="mt-1 size-5 shrink-0 text-success" />
+                  <span className="text-lg">{benefit}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+        <div>
+          <div className="lg:sticky lg:top-24">
+            <QuoteSlot compact heading="Ready for a Quote?" />
+          </div>
+        </div>
+      </div>
+
+      <section aria-labelledby="product-faq-heading" className="bg-mist py-16">
+        <div className="container-site">
+          <h2 id="product-faq-heading" className="mb-8 text-center text-3xl font-bold">
+            {product.faqs.length > 0 ? `${product.menu_label} Questions` : 'Frequently Asked Questions'}
+          </h2>
+          <Faq items={faqs} group="product-faq" />
+        </div>
+      </section>
+
+      <CtaBanner title={`Ready to Get Covered with ${product.title}?`} />
+    </>
+  );
+}
