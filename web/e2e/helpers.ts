@@ -13,7 +13,10 @@ export async function sitePaths(page: Page): Promise<string[]> {
 export function watchConsole(page: Page) {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    // A not-found page is itself a 404 and Chromium says so; any other failed resource is a real problem.
+    const documentStatus = message.text().startsWith('Failed to load resource') && message.location().url === page.url();
+    if (!documentStatus) problems.push(`console: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   return { check: () => expect(problems, problems.join('\n')).toEqual([]) };

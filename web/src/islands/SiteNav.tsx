@@ -2,7 +2,7 @@
 // Menus are <details> elements, so they open by click, Enter or Space even before (or without) hydration; the
 // island adds what the platform lacks: Escape closes and returns focus, an outside click closes, choosing a link
 // closes, and a mouse hovering a desktop menu opens it.
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { Icon } from '../ui/Icon';
 
 export interface NavLink {
@@ -27,7 +27,7 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
 
   useEffect(() => {
     if (!open) return;
-    const closeOnOutsideClick = (event: MouseEvent) => {
+    const closeOnOutsideClick = (event: globalThis.MouseEvent) => {
       if (!navRef.current?.contains(event.target as Node)) setOpen(null);
     };
     document.addEventListener('click', closeOnOutsideClick);
@@ -46,9 +46,17 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
     event.currentTarget.querySelector('summary')?.focus();
   };
 
+  // A menu opened by hovering stays open when its summary is then clicked (a click would otherwise toggle it shut).
+  const openedByHover = useRef<MenuId | null>(null);
   const hover = (id: MenuId, entering: boolean) => (event: PointerEvent) => {
     if (event.pointerType !== 'mouse') return;
+    openedByHover.current = entering && open !== id ? id : null;
     setOpen((current) => (entering ? id : current === id ? null : current));
+  };
+  const keepHoverOpen = (id: MenuId) => (event: MouseEvent<HTMLElement>) => {
+    if (openedByHover.current !== id) return;
+    openedByHover.current = null;
+    event.preventDefault();
   };
 
   const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
@@ -63,7 +71,7 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
       onPointerEnter={hover(id, true)}
       onPointerLeave={hover(id, false)}
     >
-      <summary className="flex items-center gap-1 rounded-md px-3 py-2 font-medium text-ink hover:text-steel">
+      <summary onClick={keepHoverOpen(id)} className="flex items-center gap-1 rounded-md px-3 py-2 font-medium text-ink hover:text-steel">
         {label}
         <Icon name="chevronDown" className="size-4 transition-transform" />
       </summary>
