@@ -64,6 +64,9 @@ fn main() {
             std::process::exit(1);
         }
     };
+    // The server stores the consent text with each lead: the same words the form shows.
+    write_file(&out_dir.join("consent.txt"), content.forms.consent_text.as_bytes());
+    write_file(&out_dir.join("consent-version.txt"), content.forms.consent_version.as_bytes());
     let content_json = out_dir.join("content.json");
     let json = serde_json::to_string_pretty(&content).expect("content serialises");
     write_file(&content_json, json.as_bytes());
@@ -262,9 +265,17 @@ struct Document {
     html: String,
 }
 
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Forms {
+    consent_version: String,
+    consent_text: String,
+}
+
 #[derive(Serialize)]
 struct Content {
     site: Site,
+    forms: Forms,
     home: Home,
     testimonials: Vec<Testimonial>,
     faq: Vec<Faq>,
@@ -346,6 +357,13 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
         }
     }
 
+    let forms: Option<Forms> = read_toml(&dir.join("forms.toml"), &mut problems);
+    if let Some(forms) = &forms {
+        problems.check(forms.consent_text.len() > 100, &dir.join("forms.toml"), || {
+            "field `consent_text`: the full consent wording is required".into()
+        });
+    }
+
     let faq: Option<FaqFile> = read_toml(&dir.join("faq.toml"), &mut problems);
     if let Some(f) = &faq {
         problems.check(f.faq.len() == 6, &dir.join("faq.toml"), || {
@@ -358,9 +376,10 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     let documents = load_documents(&dir.join("pages"), &markdown, &mut problems);
     let posts = load_posts(&dir.join("blog"), &image_set, &markdown, &mut problems);
 
-    match (site, home, testimonials, faq) {
-        (Some(site), Some(home), Some(testimonials), Some(faq)) if problems.0.is_empty() => Ok(Content {
+    match (site, forms, home, testimonials, faq) {
+        (Some(site), Some(forms), Some(home), Some(testimonials), Some(faq)) if problems.0.is_empty() => Ok(Content {
             site,
+            forms,
             home,
             testimonials: testimonials.testimonials,
             faq: faq.faq,

@@ -3,7 +3,9 @@
 //! [`rocket`] builds the whole application; `main` launches it and every test drives it through Rocket's local
 //! client, so tests exercise exactly what runs in production.
 
+pub mod client_ip;
 pub mod errors;
+pub mod leads;
 pub mod security;
 pub mod site;
 
@@ -22,6 +24,7 @@ pub fn rocket_with(figment: Figment) -> Rocket<Build> {
         // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
         .attach(Shield::new())
         .attach(security::SecurityHeaders { hsts: false })
+        .attach(leads::stage())
         .attach(site::stage())
         .register("/api", errors::json_catchers())
 }

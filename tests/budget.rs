@@ -1,6 +1,8 @@
 //! Byte budgets: what the home page costs a visitor, as sent with brotli. Deterministic (the bytes of this build),
 //! so a budget can be a test; the figures are printed for the record (`cargo test --test budget -- --nocapture`).
 
+mod common;
+
 use rocket::http::{Header, Status};
 use rocket::local::blocking::Client;
 
@@ -24,7 +26,7 @@ fn references(html: &str, marker: &str, attribute: &str) -> Vec<String> {
 
 #[test]
 fn home_page_stays_within_its_byte_budget() {
-    let client = Client::tracked(truckins::rocket()).unwrap();
+    let client = common::client();
     let html = client.get("/").dispatch().into_string().unwrap();
     let html_bytes = sent_bytes(&client, "/");
     let mut scripts = references(&html, "type=\"module\"", "src");

@@ -1,6 +1,8 @@
 //! No broken links: a crawl from `/` follows every internal link and asset (redirects followed) and fails on any
 //! that does not answer 200; every page in `sitemap.xml` must be reachable by following links.
 
+mod common;
+
 use std::collections::{BTreeSet, VecDeque};
 
 use rocket::http::Status;
@@ -41,7 +43,7 @@ fn fetch(client: &Client, path: &str) -> (Status, String, String) {
 
 #[test]
 fn every_internal_link_answers_200_and_every_page_is_reachable() {
-    let client = Client::tracked(truckins::rocket()).unwrap();
+    let client = common::client();
     let site: toml::Table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml"))
         .unwrap()
         .parse()

@@ -2,13 +2,12 @@
 //! serves: every page and embedded file, the not-found pages, redirects, compression, caching, security headers
 //! and hostile requests.
 
+mod common;
+
 use rocket::http::{Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use truckins::site::SiteFiles;
 
-fn client() -> Client {
-    Client::tracked(truckins::rocket()).expect("the application builds")
-}
 
 fn site_toml() -> toml::Table {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml")).unwrap();
@@ -49,7 +48,7 @@ fn assert_nothing_internal(path: &str, text: &str) {
 
 #[test]
 fn home_page_has_every_section_of_the_spec() {
-    let client = client();
+    let client = common::client();
     let (status, html) = body(&client, "/");
     assert_eq!(status, Status::Ok);
     let brand = site_str("brand");
@@ -92,7 +91,7 @@ fn home_page_has_every_section_of_the_spec() {
 
 #[test]
 fn layout_has_the_spec_navigation_and_footer() {
-    let client = client();
+    let client = common::client();
     let (_, html) = body(&client, "/blog");
     for href in [
         "/products/trucking-insurance",
@@ -137,7 +136,7 @@ fn layout_has_the_spec_navigation_and_footer() {
 
 #[test]
 fn blog_list_and_every_post_render() {
-    let client = client();
+    let client = common::client();
     let (status, list) = body(&client, "/blog");
     assert_eq!(status, Status::Ok);
     assert!(list.contains("Search articles..."));
@@ -167,7 +166,7 @@ fn blog_list_and_every_post_render() {
 
 #[test]
 fn search_index_holds_every_post() {
-    let client = client();
+    let client = common::client();
     let response = get(&client, "/blog/search.json");
     assert_eq!(response.status(), Status::Ok);
     assert_eq!(response.content_type().map(|c| c.to_string()), Some("application/json; charset=utf-8".into()));
@@ -179,7 +178,7 @@ fn search_index_holds_every_post() {
 
 #[test]
 fn unknown_paths_answer_404_with_the_not_found_pages() {
-    let client = client();
+    let client = common::client();
     let (status, html) = body(&client, "/no-such-page");
     assert_eq!(status, Status::NotFound);
     for text in ["404", "Page Not Found", "exist or may have been moved", r#"href="/products""#, r#"href="/get-quote""#, r#"href="/contact""#] {
@@ -197,7 +196,7 @@ fn unknown_paths_answer_404_with_the_not_found_pages() {
 
 #[test]
 fn redirects_are_permanent_and_keep_the_query() {
-    let client = client();
+    let client = common::client();
     let response = get(&client, "/blog/?category=Safety");
     assert_eq!(response.status(), Status::PermanentRedirect);
     assert_eq!(response.headers().get_one("Location"), Some("/blog?category=Safety"));
@@ -208,7 +207,7 @@ fn redirects_are_permanent_and_keep_the_query() {
 
 #[test]
 fn every_embedded_file_answers_200() {
-    let client = client();
+    let client = common::client();
     let mut served = 0;
     for name in SiteFiles::iter() {
         let name = name.as_ref();
@@ -228,7 +227,7 @@ fn every_embedded_file_answers_200() {
 
 #[test]
 fn compression_follows_accept_encoding() {
-    let client = client();
+    let client = common::client();
     let plain = get(&client, "/").into_bytes().unwrap();
     assert!(plain.starts_with(b"<!doctype html>"));
 
@@ -248,7 +247,7 @@ fn compression_follows_accept_encoding() {
 
 #[test]
 fn html_revalidates_with_etag_and_assets_are_immutable() {
-    let client = client();
+    let client = common::client();
     let response = get(&client, "/blog");
     assert_eq!(response.headers().get_one("Cache-Control"), Some("no-cache"));
     let etag = response.headers().get_one("ETag").expect("an ETag").to_string();
@@ -268,7 +267,7 @@ fn html_revalidates_with_etag_and_assets_are_immutable() {
 
 #[test]
 fn head_requests_get_headers_without_a_body() {
-    let client = client();
+    let client = common::client();
     let response = client.head("/").dispatch();
     assert_eq!(response.status(), Status::Ok);
     assert!(response.headers().get_one("ETag").is_some());
@@ -278,7 +277,7 @@ fn head_requests_get_headers_without_a_body() {
 
 #[test]
 fn security_headers_are_on_every_response() {
-    let client = client();
+    let client = common::client();
     for path in ["/", "/nope", "/blog/", "/%zz", "/robots.txt"] {
         let response = get(&client, path);
         let headers = response.headers();
@@ -294,7 +293,7 @@ fn security_headers_are_on_every_response() {
 
 #[test]
 fn pages_load_nothing_from_other_origins() {
-    let client = client();
+    let client = common::client();
     let base = site_str("base_url");
     for path in ["/", "/blog", &format!("/blog/{}", POST_SLUGS[4]), "/nope"] {
         let (_, html) = body(&client, path);
@@ -311,7 +310,7 @@ fn pages_load_nothing_from_other_origins() {
 
 #[test]
 fn hostile_requests_get_4xx_and_never_a_file_outside_the_site() {
-    let client = client();
+    let client = common::client();
     let long = format!("/{}", "a".repeat(10_000));
     for path in [
         "/..%2f..%2fCargo.toml",
@@ -342,7 +341,7 @@ fn hostile_requests_get_4xx_and_never_a_file_outside_the_site() {
 
 #[test]
 fn sitemap_and_robots_list_every_page() {
-    let client = client();
+    let client = common::client();
     let base = site_str("base_url");
     let (status, sitemap) = body(&client, "/sitemap.xml");
     assert_eq!(status, Status::Ok);
@@ -362,7 +361,7 @@ fn sitemap_and_robots_list_every_page() {
 
 #[test]
 fn api_errors_are_json() {
-    let client = client();
+    let client = common::client();
     let response = client.get("/api/nothing-here").dispatch();
     assert_eq!(response.status(), Status::NotFound);
     let json: serde_json::Value = response.into_json().expect("a JSON body");

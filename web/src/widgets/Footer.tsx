@@ -112,7 +112,7 @@ export function Footer() {
           {site.licenses.length > 0 && (
             <p>
               Licensed insurance agency.{' '}
-              {site.licenses.map((l) => `${l.state} licence ${l.number}`).join(' · ')}
+              {site.licenses.map((l) => `${l.state} License ${l.number}`).join(' · ')}
             </p>
           )}
         </div>

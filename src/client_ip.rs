@@ -1,0 +1,58 @@
+//! The visitor's IP address, for rate limits and consent records: the socket's peer address, or the address a
+//! trusted reverse proxy reports in `X-Forwarded-For`. Headers from anyone else are ignored, so a client cannot
+//! choose its own rate-limit key.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use rocket::request::{FromRequest, Outcome, Request};
+
+/// Proxies whose `X-Forwarded-For` is believed (managed state; empty by default).
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(pub Vec<IpAddr>);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+impl ClientIp {
+    /// The client address given the socket peer, the proxies trusted and the `X-Forwarded-For` values.
+    pub fn resolve<'a>(peer: Option<IpAddr>, trusted: &[IpAddr], forwarded: impl Iterator<Item = &'a str>) -> IpAddr {
+        let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        if !trusted.contains(&peer) {
+            return peer;
+        }
+        // Walk the chain from the nearest hop back; the first address that is not one of our proxies is the client.
+        let hops: Vec<IpAddr> =
+            forwarded.flat_map(|value| value.split(',')).filter_map(|hop| hop.trim().parse().ok()).collect();
+        hops.into_iter().rev().find(|hop| !trusted.contains(hop)).unwrap_or(peer)
+    }
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for ClientIp {
+    type Error = std::convert::Infallible;
+
+    async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
+        let trusted = request.rocket().state::<TrustedProxies>().map(|t| t.0.as_slice()).unwrap_or(&[]);
+        let peer = request.remote().map(|address| address.ip());
+        Outcome::Success(ClientIp(ClientIp::resolve(peer, trusted, request.headers().get("X-Forwarded-For"))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn forwarded_headers_count_only_from_trusted_proxies() {
+        let proxy = ip("10.0.0.2");
+        assert_eq!(ClientIp::resolve(Some(ip("203.0.113.9")), &[proxy], ["198.51.100.1"].into_iter()), ip("203.0.113.9"));
+        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["198.51.100.1"].into_iter()), ip("198.51.100.1"));
+        // A client that forges the first hop does not get to choose: the hop the proxy appended wins.
+        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["1.2.3.4, 198.51.100.1"].into_iter()), ip("198.51.100.1"));
+        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["garbage"].into_iter()), proxy);
+    }
+}

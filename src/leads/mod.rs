@@ -1,0 +1,464 @@
+//! Leads: the quote and contact forms' API. A submission flows through
+//! body (JSON or urlencoded, size-capped) -> spam checks (honeypot, too fast) -> repeat check (`submission_id`)
+//! -> validation ([`validate`]) -> rate limits ([`limits`]) -> storage ([`store`], committed) -> answer.
+//! Programs get JSON (201 / 422 / 429 / 4xx); a browser without JavaScript posts a plain form and gets a page:
+//! 303 to a thank-you page, or the form again with the errors beside the fields and what was typed kept.
+
+pub mod export;
+pub mod limits;
+pub mod store;
+pub mod validate;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rocket::data::{Data, ToByteUnit};
+use rocket::fairing::AdHoc;
+use rocket::http::{ContentType, Header, Status};
+use rocket::request::{FromRequest, Outcome, Request};
+use rocket::response::{self, Responder, Response};
+use rocket::serde::json::{Value, json};
+use rocket::{State, post};
+use serde::Deserialize;
+
+use crate::client_ip::{ClientIp, TrustedProxies};
+use crate::site::SiteFiles;
+use limits::RateLimiter;
+use store::{DbPool, Lead, Stored};
+use validate::{FieldErrors, RawFields};
+
+/// The consent text shown beside the quote form, from `content/forms.toml`, stored with every consenting lead.
+pub const CONSENT_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.txt"));
+pub const CONSENT_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.txt"));
+
+/// Largest request body accepted; the longest valid contact message is 2,000 characters.
+const BODY_LIMIT_KIB: u64 = 64;
+/// A form filled faster than this was filled by a program.
+const FASTEST_HUMAN_MS: u64 = 1500;
+const CONTACTS_PER_EMAIL: usize = 3;
+const WINDOW: Duration = Duration::from_secs(10 * 60);
+
+/// The leads settings, read from Rocket's configuration (`Rocket.toml`, `ROCKET_*`), with defaults.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct LeadSettings {
+    /// The SQLite file holding the leads.
+    pub database: PathBuf,
+    /// Submissions accepted per client IP per 10 minutes, both forms together.
+    pub ip_limit: usize,
+    /// Connections in the database pool.
+    pub pool_size: u32,
+    /// Reverse proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+impl Default for LeadSettings {
+    fn default() -> Self {
+        LeadSettings { database: PathBuf::from("truckins.db"), ip_limit: 20, pool_size: 8, trusted_proxies: Vec::new() }
+    }
+}
+
+/// Everything the lead routes share.
+pub struct Leads {
+    pub pool: DbPool,
+    ip_limit: usize,
+    per_ip: RateLimiter,
+    per_email: RateLimiter,
+}
+
+pub fn stage() -> AdHoc {
+    AdHoc::try_on_ignite("Leads", |rocket| async {
+        let settings: LeadSettings = match rocket.figment().extract() {
+            Ok(settings) => settings,
+            Err(error) => {
+                rocket::error!("invalid leads settings: {error}");
+                return Err(rocket);
+            }
+        };
+        let path = settings.database.clone();
+        let size = settings.pool_size;
+        let pool = match rocket::tokio::task::spawn_blocking(move || store::open(&path, size)).await {
+            Ok(Ok(pool)) => pool,
+            Ok(Err(error)) => {
+                rocket::error!("cannot open the leads database {}: {error}", settings.database.display());
+                return Err(rocket);
+            }
+            Err(error) => {
+                rocket::error!("opening the leads database failed: {error}");
+                return Err(rocket);
+            }
+        };
+        rocket::info!("leads database: {}", settings.database.display());
+        let leads = Leads {
+            pool,
+            ip_limit: settings.ip_limit,
+            per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
+            per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
+        };
+        Ok(rocket
+            .manage(leads)
+            .manage(TrustedProxies(settings.trusted_proxies.clone()))
+            .mount("/api", rocket::routes![quote, contact]))
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    Quote,
+    Contact,
+}
+
+impl Form {
+    fn source(self) -> &'static str {
+        match self {
+            Form::Quote => "quote",
+            Form::Contact => "contact",
+        }
+    }
+
+    fn thank_you(self) -> &'static str {
+        match self {
+            Form::Quote => "/get-quote/thank-you",
+            Form::Contact => "/contact/thank-you",
+        }
+    }
+
+    fn template(self) -> &'static str {
+        match self {
+            Form::Quote => "_forms/quote.html",
+            Form::Contact => "_forms/contact.html",
+        }
+    }
+
+    fn fields(self) -> &'static [&'static str] {
+        match self {
+            Form::Quote => {
+                &["name", "email", "phone", "company", "insurance_type", "vehicle_count", "dot_number", "consent"]
+            }
+            Form::Contact => &["name", "email", "subject", "message"],
+        }
+    }
+}
+
+/// Fields accepted besides the form's own: spam checks, idempotency and attribution.
+const EXTRA_FIELDS: [&str; 13] = [
+    "website",
+    "elapsed_ms",
+    "submission_id",
+    "page_url",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "gclid",
+    "referrer",
+    "landing_page",
+    "consent_version",
+];
+
+/// Request facts kept with a lead as consent evidence and attribution.
+pub struct Visit {
+    ip: ClientIp,
+    user_agent: Option<String>,
+    referer: Option<String>,
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for Visit {
+    type Error = std::convert::Infallible;
+
+    async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
+        let ip = request.guard::<ClientIp>().await.succeeded().unwrap_or(ClientIp([0, 0, 0, 0].into()));
+        let header = |name: &str| request.headers().get_one(name).map(|v| v.chars().take(500).collect());
+        Outcome::Success(Visit { ip, user_agent: header("User-Agent"), referer: header("Referer") })
+    }
+}
+
+/// How the answer is given: JSON for programs, pages for a plain form post.
+pub enum Reply {
+    Json(Status, Value),
+    Page(Status, String),
+    SeeOther(&'static str),
+}
+
+impl<'r> Responder<'r, 'static> for Reply {
+    fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
+        let mut response = Response::build();
+        match self {
+            Reply::Json(status, value) => {
+                let body = value.to_string();
+                response.status(status).header(ContentType::JSON).sized_body(body.len(), std::io::Cursor::new(body));
+            }
+            Reply::Page(status, html) => {
+                response
+                    .status(status)
+                    .header(ContentType::HTML)
+                    .header(Header::new("Cache-Control", "no-store"))
+                    .sized_body(html.len(), std::io::Cursor::new(html));
+            }
+            Reply::SeeOther(location) => {
+                response.status(Status::SeeOther).header(Header::new("Location", location));
+            }
+        }
+        Ok(response.finalize())
+    }
+}
+
+#[post("/leads/quote", data = "<body>")]
+async fn quote(body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &State<Leads>) -> Reply {
+    submit(Form::Quote, body, content_type, visit, leads).await
+}
+
+#[post("/leads/contact", data = "<body>")]
+async fn contact(body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &State<Leads>) -> Reply {
+    submit(Form::Contact, body, content_type, visit, leads).await
+}
+
+fn json_error(status: Status, message: &str) -> Reply {
+    Reply::Json(status, json!({ "error": status.reason_lossy(), "message": message }))
+}
+
+async fn submit(form: Form, body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &Leads) -> Reply {
+    let is_json = content_type.is_some_and(|c| c.is_json());
+    let is_form = content_type.is_some_and(|c| c.is_form());
+    if !is_json && !is_form {
+        return json_error(
+            Status::UnsupportedMediaType,
+            "Send the lead as application/json (or application/x-www-form-urlencoded).",
+        );
+    }
+    let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
+        Ok(text) if text.is_complete() => text.into_inner(),
+        Ok(_) => return json_error(Status::PayloadTooLarge, "The request body is larger than 64 KiB."),
+        Err(_) => return json_error(Status::BadRequest, "The request body is not valid UTF-8 text."),
+    };
+    let fields = if is_json { parse_json(&text, form) } else { Ok(parse_form(&text)) };
+    let fields = match fields {
+        Ok(fields) => fields,
+        Err(message) => return json_error(Status::BadRequest, &message),
+    };
+    let answer = process(form, &fields, &visit, leads).await;
+    if is_json { answer.into_json() } else { answer.into_page(form, &fields) }
+}
+
+/// What happened to a submission, before it is put into JSON or a page.
+enum Verdict {
+    Accepted(i64),
+    /// Spam, answered like a success and stored nowhere.
+    Dropped,
+    Invalid(FieldErrors),
+    RateLimited,
+    Unavailable,
+    Failed,
+}
+
+const RATE_LIMIT_MESSAGE: &str = "Please wait 10 minutes before submitting another message.";
+
+impl Verdict {
+    fn into_json(self) -> Reply {
+        match self {
+            Verdict::Accepted(id) => Reply::Json(Status::Created, json!({ "id": id })),
+            Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
+            Verdict::Invalid(errors) => Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors })),
+            Verdict::RateLimited => Reply::Json(
+                Status::TooManyRequests,
+                json!({ "error": "Too Many Attempts", "message": RATE_LIMIT_MESSAGE }),
+            ),
+            Verdict::Unavailable => json_error(Status::ServiceUnavailable, "The server is busy. Please try again in a moment."),
+            Verdict::Failed => json_error(Status::InternalServerError, "We're experiencing technical difficulties. Please try again later."),
+        }
+    }
+
+    fn into_page(self, form: Form, fields: &RawFields) -> Reply {
+        match self {
+            Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.thank_you()),
+            Verdict::Invalid(errors) => Reply::Page(
+                Status::UnprocessableEntity,
+                fill_template(form, fields, &errors, "Please correct the fields marked below."),
+            ),
+            Verdict::RateLimited => Reply::Page(
+                Status::TooManyRequests,
+                fill_template(form, fields, &FieldErrors::new(), &format!("Too Many Attempts. {RATE_LIMIT_MESSAGE}")),
+            ),
+            Verdict::Unavailable | Verdict::Failed => Reply::Page(
+                Status::ServiceUnavailable,
+                fill_template(
+                    form,
+                    fields,
+                    &FieldErrors::new(),
+                    "We're experiencing technical difficulties. Please try again later, or call us.",
+                ),
+            ),
+        }
+    }
+}
+
+async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
+    let ip = visit.ip.0.to_string();
+    if !fields.get("website").trim().is_empty() {
+        rocket::warn!("dropped a {} submission from {ip}: the honeypot field was filled", form.source());
+        return Verdict::Dropped;
+    }
+    if fields.get("elapsed_ms").trim().parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS) {
+        rocket::warn!("dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms", form.source());
+        return Verdict::Dropped;
+    }
+    let mut lead = match form {
+        Form::Quote => match validate::quote(fields) {
+            Ok(quote) => Lead {
+                name: quote.name,
+                email: quote.email,
+                phone: quote.phone,
+                company: quote.company,
+                insurance_type: Some(quote.insurance_type),
+                vehicle_count: Some(quote.vehicle_count),
+                dot_number: quote.dot_number,
+                consent_given: true,
+                consent_text: Some(CONSENT_TEXT.trim().to_string()),
+                consent_version: Some(CONSENT_VERSION.trim().to_string()),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+        Form::Contact => match validate::contact(fields) {
+            Ok(message) => Lead {
+                name: message.name,
+                email: message.email,
+                insurance_type: Some("Contact Form".into()),
+                subject: Some(message.subject),
+                message: Some(message.message),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+    };
+    let now = store::now();
+    lead.source = form.source().into();
+    lead.status = "new".into();
+    lead.consent_at = lead.consent_given.then(|| now.clone());
+    lead.created_at = now;
+    lead.ip = Some(ip.clone());
+    lead.user_agent = visit.user_agent.clone();
+    lead.page_url = fields.optional("page_url", 2000).or_else(|| visit.referer.clone());
+    lead.submission_id = fields.optional("submission_id", 100);
+    lead.utm_source = fields.optional("utm_source", 200);
+    lead.utm_medium = fields.optional("utm_medium", 200);
+    lead.utm_campaign = fields.optional("utm_campaign", 200);
+    lead.utm_term = fields.optional("utm_term", 200);
+    lead.utm_content = fields.optional("utm_content", 200);
+    lead.gclid = fields.optional("gclid", 200);
+    lead.referrer = fields.optional("referrer", 2000);
+    lead.landing_page = fields.optional("landing_page", 2000);
+
+    // A repeat is answered with the first answer and takes no rate-limit slot.
+    if let Some(submission) = lead.submission_id.clone() {
+        let pool = leads.pool.clone();
+        let found = rocket::tokio::task::spawn_blocking(move || store::find_submission(&pool, &submission)).await;
+        if let Ok(Ok(Some(id))) = found {
+            return Verdict::Accepted(id);
+        }
+    }
+
+    let email_key = (form == Form::Contact).then(|| lead.email.clone());
+    if !leads.per_ip.try_acquire(&ip) {
+        rocket::warn!("rate limit: {} submissions per 10 minutes reached by {ip}", leads.ip_limit);
+        return Verdict::RateLimited;
+    }
+    if let Some(email) = &email_key
+        && !leads.per_email.try_acquire(email)
+    {
+        leads.per_ip.release(&ip);
+        return Verdict::RateLimited;
+    }
+
+    let pool = leads.pool.clone();
+    let stored = rocket::tokio::task::spawn_blocking(move || store::insert(&pool, &lead)).await;
+    let outcome = match stored {
+        Ok(Ok(Stored::New(id))) => {
+            rocket::info!("stored {} lead {id}", form.source());
+            return Verdict::Accepted(id);
+        }
+        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
+        Ok(Err(store::StoreError::Busy(error))) => {
+            rocket::error!("lead not stored, database busy: {error}");
+            Verdict::Unavailable
+        }
+        Ok(Err(error)) => {
+            rocket::error!("lead not stored: {error}");
+            Verdict::Failed
+        }
+        Err(error) => {
+            rocket::error!("lead not stored, task failed: {error}");
+            Verdict::Failed
+        }
+    };
+    // Not stored now: the slots taken for it are given back.
+    leads.per_ip.release(&ip);
+    if let Some(email) = &email_key {
+        leads.per_email.release(email);
+    }
+    outcome
+}
+
+/// A JSON body: an object whose form fields are strings, numbers or booleans.
+fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("The request body is not valid JSON: {e}."))?;
+    let Value::Object(object) = value else { return Err("Send the lead as a JSON object.".into()) };
+    let mut fields = BTreeMap::new();
+    for name in form.fields().iter().chain(EXTRA_FIELDS.iter()) {
+        let text = match object.get(*name) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Number(number)) => number.to_string(),
+            Some(Value::Bool(flag)) => flag.to_string(),
+            Some(_) => return Err(format!("The field `{name}` must be text, a number or true/false.")),
+        };
+        fields.insert(name.to_string(), text);
+    }
+    Ok(RawFields(fields))
+}
+
+/// An `application/x-www-form-urlencoded` body; the last value of a repeated name wins.
+fn parse_form(text: &str) -> RawFields {
+    let decode = |part: &str| rocket::http::RawStr::new(part).url_decode_lossy().into_owned();
+    RawFields(
+        text.split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(name), decode(value))
+            })
+            .collect(),
+    )
+}
+
+/// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
+/// and the message on top. Everything inserted is HTML-escaped.
+fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
+    let Some(template) = SiteFiles::get(form.template()) else {
+        return format!("<!doctype html><title>{0}</title><p>{0}</p>", escape_html(message));
+    };
+    let mut html = String::from_utf8_lossy(&template.data).into_owned();
+    html = html.replace("TRUCKINS_FORM_MESSAGE", &escape_html(message));
+    for name in form.fields() {
+        let value = fields.get(name);
+        html = html.replace(&format!("TRUCKINS_VALUE_{name}"), &escape_html(value));
+        html = html.replace(&format!("TRUCKINS_ERROR_{name}"), &escape_html(errors.get(name).copied().unwrap_or("")));
+    }
+    if form == Form::Quote {
+        let chosen = fields.get("insurance_type");
+        if validate::INSURANCE_TYPES.contains(&chosen) {
+            html = html.replacen(&format!("<option value=\"{chosen}\">"), &format!("<option value=\"{chosen}\" selected=\"\">"), 1);
+        }
+        if matches!(fields.get("consent"), "true" | "on" | "yes" | "1") {
+            html = html.replacen("data-fill=\"consent\"", "data-fill=\"consent\" checked=\"\"", 1);
+        }
+    }
+    html
+}
+
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;")
+}

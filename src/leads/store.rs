@@ -1,0 +1,365 @@
+//! Lead storage: one SQLite file, opened through an r2d2 pool with durable settings (WAL, `synchronous=FULL`, a busy
+//! timeout), its schema migrations embedded and applied at start. A lead is committed before the caller answers,
+//! and a repeated `submission_id` finds the first lead instead of storing a second.
+
+use std::path::Path;
+use std::time::Duration;
+
+use r2d2::{Pool, PooledConnection};
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+pub type DbPool = Pool<SqliteConnectionManager>;
+
+/// The lead statuses an admin moves a lead through (DECISIONS 17).
+pub const STATUSES: [&str; 5] = ["new", "contacted", "quoted", "won", "lost"];
+
+/// Schema versions, applied in order, each once, inside a transaction.
+const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE leads (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL CHECK (source IN ('quote', 'contact')),
+        status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'contacted', 'quoted', 'won', 'lost')),
+        created_at TEXT NOT NULL,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        phone TEXT,
+        company TEXT,
+        insurance_type TEXT,
+        vehicle_count INTEGER,
+        dot_number TEXT,
+        subject TEXT,
+        message TEXT,
+        consent_given INTEGER NOT NULL DEFAULT 0,
+        consent_text TEXT,
+        consent_version TEXT,
+        consent_at TEXT,
+        ip TEXT,
+        user_agent TEXT,
+        page_url TEXT,
+        utm_source TEXT,
+        utm_medium TEXT,
+        utm_campaign TEXT,
+        utm_term TEXT,
+        utm_content TEXT,
+        gclid TEXT,
+        referrer TEXT,
+        landing_page TEXT,
+        submission_id TEXT UNIQUE
+    );
+    CREATE INDEX leads_created_at ON leads (created_at);
+    CREATE INDEX leads_status ON leads (status);",
+)];
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the database is busy; every connection is in use")]
+    Busy(#[from] r2d2::Error),
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// Opens (creating if needed) the database at `path`, applies pending migrations and returns the pool.
+pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                Some(format!("cannot create {}: {e}", parent.display())),
+            )
+        })?;
+    }
+    let manager = SqliteConnectionManager::file(path).with_init(|connection| {
+        connection.busy_timeout(Duration::from_secs(5))?;
+        connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+    });
+    let pool = Pool::builder()
+        .max_size(pool_size)
+        .connection_timeout(Duration::from_secs(5))
+        .build(manager)?;
+    migrate(&mut pool.get()?)?;
+    Ok(pool)
+}
+
+fn migrate(connection: &mut PooledConnection<SqliteConnectionManager>) -> Result<(), StoreError> {
+    connection.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+    )?;
+    for (version, sql) in MIGRATIONS {
+        let transaction = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let applied: bool = transaction.query_row(
+            "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?1)",
+            [version],
+            |row| row.get(0),
+        )?;
+        if !applied {
+            transaction.execute_batch(sql)?;
+            transaction.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)", params![
+                version,
+                now()
+            ])?;
+        }
+        transaction.commit()?;
+    }
+    Ok(())
+}
+
+/// The current time as RFC 3339 UTC text, e.g. `2026-11-22T08:15:00.123Z`.
+pub fn now() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    now.format(&time::format_description::well_known::Rfc3339).unwrap_or_else(|_| now.unix_timestamp().to_string())
+}
+
+/// Everything stored about one lead.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Lead {
+    pub id: i64,
+    pub source: String,
+    pub status: String,
+    pub created_at: String,
+    pub name: String,
+    pub email: String,
+    pub phone: Option<String>,
+    pub company: Option<String>,
+    pub insurance_type: Option<String>,
+    pub vehicle_count: Option<i64>,
+    pub dot_number: Option<String>,
+    pub subject: Option<String>,
+    pub message: Option<String>,
+    pub consent_given: bool,
+    pub consent_text: Option<String>,
+    pub consent_version: Option<String>,
+    pub consent_at: Option<String>,
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+    pub page_url: Option<String>,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub gclid: Option<String>,
+    pub referrer: Option<String>,
+    pub landing_page: Option<String>,
+    pub submission_id: Option<String>,
+}
+
+/// The columns in storage order; export and queries use the same list.
+pub const COLUMNS: [&str; 29] = [
+    "id",
+    "source",
+    "status",
+    "created_at",
+    "name",
+    "email",
+    "phone",
+    "company",
+    "insurance_type",
+    "vehicle_count",
+    "dot_number",
+    "subject",
+    "message",
+    "consent_given",
+    "consent_text",
+    "consent_version",
+    "consent_at",
+    "ip",
+    "user_agent",
+    "page_url",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "gclid",
+    "referrer",
+    "landing_page",
+    "submission_id",
+];
+
+/// Whether a lead was stored now or had been stored before under the same submission id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    New(i64),
+    Repeat(i64),
+}
+
+/// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
+pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
+    let mut connection = pool.get()?;
+    let transaction = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if let Some(submission) = &lead.submission_id {
+        let earlier: Option<i64> = transaction
+            .query_row("SELECT id FROM leads WHERE submission_id = ?1", [submission], |row| row.get(0))
+            .optional()?;
+        if let Some(id) = earlier {
+            return Ok(Stored::Repeat(id));
+        }
+    }
+    let placeholders = (1..COLUMNS.len()).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+    let sql = format!("INSERT INTO leads ({}) VALUES ({placeholders})", COLUMNS[1..].join(", "));
+    transaction.execute(&sql, params![
+        lead.source,
+        lead.status,
+        lead.created_at,
+        lead.name,
+        lead.email,
+        lead.phone,
+        lead.company,
+        lead.insurance_type,
+        lead.vehicle_count,
+        lead.dot_number,
+        lead.subject,
+        lead.message,
+        lead.consent_given,
+        lead.consent_text,
+        lead.consent_version,
+        lead.consent_at,
+        lead.ip,
+        lead.user_agent,
+        lead.page_url,
+        lead.utm_source,
+        lead.utm_medium,
+        lead.utm_campaign,
+        lead.utm_term,
+        lead.utm_content,
+        lead.gclid,
+        lead.referrer,
+        lead.landing_page,
+        lead.submission_id,
+    ])?;
+    let id = transaction.last_insert_rowid();
+    transaction.commit()?;
+    Ok(Stored::New(id))
+}
+
+/// The id of the lead stored earlier under `submission_id`, if any.
+pub fn find_submission(pool: &DbPool, submission_id: &str) -> Result<Option<i64>, StoreError> {
+    let connection = pool.get()?;
+    let id = connection
+        .query_row("SELECT id FROM leads WHERE submission_id = ?1", [submission_id], |row| row.get(0))
+        .optional()?;
+    Ok(id)
+}
+
+/// Which leads to read: created at or after `since` (an RFC 3339 prefix such as `2026-11-01`), with `status`.
+#[derive(Debug, Default, Clone)]
+pub struct LeadFilter {
+    pub since: Option<String>,
+    pub status: Option<String>,
+    pub limit: Option<u32>,
+}
+
+/// Leads matching the filter, newest first.
+pub fn list(pool: &DbPool, filter: &LeadFilter) -> Result<Vec<Lead>, StoreError> {
+    let connection = pool.get()?;
+    let sql = format!(
+        "SELECT {} FROM leads WHERE (?1 IS NULL OR created_at >= ?1) AND (?2 IS NULL OR status = ?2) \
+         ORDER BY id DESC LIMIT ?3",
+        COLUMNS.join(", ")
+    );
+    let mut statement = connection.prepare(&sql)?;
+    let limit = filter.limit.map(i64::from).unwrap_or(-1);
+    let rows = statement.query_map(params![filter.since, filter.status, limit], |row| {
+        Ok(Lead {
+            id: row.get(0)?,
+            source: row.get(1)?,
+            status: row.get(2)?,
+            created_at: row.get(3)?,
+            name: row.get(4)?,
+            email: row.get(5)?,
+            phone: row.get(6)?,
+            company: row.get(7)?,
+            insurance_type: row.get(8)?,
+            vehicle_count: row.get(9)?,
+            dot_number: row.get(10)?,
+            subject: row.get(11)?,
+            message: row.get(12)?,
+            consent_given: row.get(13)?,
+            consent_text: row.get(14)?,
+            consent_version: row.get(15)?,
+            consent_at: row.get(16)?,
+            ip: row.get(17)?,
+            user_agent: row.get(18)?,
+            page_url: row.get(19)?,
+            utm_source: row.get(20)?,
+            utm_medium: row.get(21)?,
+            utm_campaign: row.get(22)?,
+            utm_term: row.get(23)?,
+            utm_content: row.get(24)?,
+            gclid: row.get(25)?,
+            referrer: row.get(26)?,
+            landing_page: row.get(27)?,
+            submission_id: row.get(28)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Moves a lead to `status`; false when no lead has that id.
+pub fn set_status(pool: &DbPool, id: i64, status: &str) -> Result<bool, StoreError> {
+    let changed = pool.get()?.execute("UPDATE leads SET status = ?1 WHERE id = ?2", params![status, id])?;
+    Ok(changed == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_db(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("truckins-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("leads.db")
+    }
+
+    fn lead(submission: Option<&str>) -> Lead {
+        Lead {
+            source: "quote".into(),
+            status: "new".into(),
+            created_at: now(),
+            name: "Dana".into(),
+            email: "dana@example.com".into(),
+            submission_id: submission.map(str::to_string),
+            ..Lead::default()
+        }
+    }
+
+    #[test]
+    fn a_repeated_submission_is_stored_once() {
+        let pool = open(&temp_db("repeat"), 2).unwrap();
+        let first = insert(&pool, &lead(Some("abc"))).unwrap();
+        let again = insert(&pool, &lead(Some("abc"))).unwrap();
+        let Stored::New(id) = first else { panic!("{first:?}") };
+        assert_eq!(again, Stored::Repeat(id));
+        assert_eq!(list(&pool, &LeadFilter::default()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn migrations_apply_once_and_settings_are_durable() {
+        let path = temp_db("migrate");
+        drop(open(&path, 1).unwrap());
+        let pool = open(&path, 1).unwrap();
+        let connection = pool.get().unwrap();
+        let versions: i64 = connection.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
+        assert_eq!(versions, MIGRATIONS.len() as i64);
+        let mode: String = connection.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+        let synchronous: i64 = connection.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+        assert_eq!(synchronous, 2, "FULL");
+    }
+
+    #[test]
+    fn status_and_since_filter_the_list() {
+        let pool = open(&temp_db("filter"), 2).unwrap();
+        let Stored::New(id) = insert(&pool, &lead(None)).unwrap() else { panic!() };
+        insert(&pool, &lead(None)).unwrap();
+        assert!(set_status(&pool, id, "won").unwrap());
+        assert!(!set_status(&pool, 9999, "won").unwrap());
+        let won = list(&pool, &LeadFilter { status: Some("won".into()), ..LeadFilter::default() }).unwrap();
+        assert_eq!(won.iter().map(|l| l.id).collect::<Vec<_>>(), vec![id]);
+        let future = list(&pool, &LeadFilter { since: Some("2999-01-01".into()), ..LeadFilter::default() }).unwrap();
+        assert!(future.is_empty());
+    }
+}
