@@ -27,7 +27,14 @@ const CATEGORIES: [&str; 7] = [
     "Technology",
     "Specialized Coverage",
 ];
-const INSURANCE_TYPES: [&str; 6] = ["commercial", "hotshot", "dump", "cargo", "liability", "other"];
+const INSURANCE_TYPES: [&str; 6] = [
+    "commercial",
+    "hotshot",
+    "dump",
+    "cargo",
+    "liability",
+    "other",
+];
 const WEEKDAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
@@ -56,7 +63,10 @@ fn main() {
     let content = match load_content(&root.join("content")) {
         Ok(content) => content,
         Err(problems) => {
-            eprintln!("\nThe content in content/ has {} problem(s):", problems.len());
+            eprintln!(
+                "\nThe content in content/ has {} problem(s):",
+                problems.len()
+            );
             for problem in &problems {
                 eprintln!("  - {problem}");
             }
@@ -65,8 +75,14 @@ fn main() {
         }
     };
     // The server stores the consent text with each lead: the same words the form shows.
-    write_file(&out_dir.join("consent.txt"), content.forms.consent_text.as_bytes());
-    write_file(&out_dir.join("consent-version.txt"), content.forms.consent_version.as_bytes());
+    write_file(
+        &out_dir.join("consent.txt"),
+        content.forms.consent_text.as_bytes(),
+    );
+    write_file(
+        &out_dir.join("consent-version.txt"),
+        content.forms.consent_version.as_bytes(),
+    );
     let content_json = out_dir.join("content.json");
     let json = serde_json::to_string_pretty(&content).expect("content serialises");
     write_file(&content_json, json.as_bytes());
@@ -339,35 +355,51 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     if let Some(home) = &home {
         let file = dir.join("home.toml");
         problems.check(home.why.len() == 4, &file, || {
-            format!("field `why`: expected exactly 4 cards, found {}", home.why.len())
+            format!(
+                "field `why`: expected exactly 4 cards, found {}",
+                home.why.len()
+            )
         });
         check_description(&home.description, "description", &file, &mut problems);
     }
 
-    let testimonials: Option<Testimonials> = read_toml(&dir.join("testimonials.toml"), &mut problems);
+    let testimonials: Option<Testimonials> =
+        read_toml(&dir.join("testimonials.toml"), &mut problems);
     if let Some(t) = &testimonials {
         let file = dir.join("testimonials.toml");
         problems.check(t.testimonials.len() == 3, &file, || {
-            format!("field `testimonials`: expected exactly 3, found {}", t.testimonials.len())
+            format!(
+                "field `testimonials`: expected exactly 3, found {}",
+                t.testimonials.len()
+            )
         });
         for (i, entry) in t.testimonials.iter().enumerate() {
             problems.check((1..=5).contains(&entry.rating), &file, || {
-                format!("testimonial {}: field `rating`: {} is not from 1 to 5", i + 1, entry.rating)
+                format!(
+                    "testimonial {}: field `rating`: {} is not from 1 to 5",
+                    i + 1,
+                    entry.rating
+                )
             });
         }
     }
 
     let forms: Option<Forms> = read_toml(&dir.join("forms.toml"), &mut problems);
     if let Some(forms) = &forms {
-        problems.check(forms.consent_text.len() > 100, &dir.join("forms.toml"), || {
-            "field `consent_text`: the full consent wording is required".into()
-        });
+        problems.check(
+            forms.consent_text.len() > 100,
+            &dir.join("forms.toml"),
+            || "field `consent_text`: the full consent wording is required".into(),
+        );
     }
 
     let faq: Option<FaqFile> = read_toml(&dir.join("faq.toml"), &mut problems);
     if let Some(f) = &faq {
         problems.check(f.faq.len() == 6, &dir.join("faq.toml"), || {
-            format!("field `faq`: expected exactly 6 entries, found {}", f.faq.len())
+            format!(
+                "field `faq`: expected exactly 6 entries, found {}",
+                f.faq.len()
+            )
         });
     }
 
@@ -377,19 +409,23 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     let posts = load_posts(&dir.join("blog"), &image_set, &markdown, &mut problems);
 
     match (site, forms, home, testimonials, faq) {
-        (Some(site), Some(forms), Some(home), Some(testimonials), Some(faq)) if problems.0.is_empty() => Ok(Content {
-            site,
-            forms,
-            home,
-            testimonials: testimonials.testimonials,
-            faq: faq.faq,
-            products,
-            pages,
-            documents,
-            posts,
-            categories: CATEGORIES.to_vec(),
-            images,
-        }),
+        (Some(site), Some(forms), Some(home), Some(testimonials), Some(faq))
+            if problems.0.is_empty() =>
+        {
+            Ok(Content {
+                site,
+                forms,
+                home,
+                testimonials: testimonials.testimonials,
+                faq: faq.faq,
+                products,
+                pages,
+                documents,
+                posts,
+                categories: CATEGORIES.to_vec(),
+                images,
+            })
+        }
         _ => Err(problems.0),
     }
 }
@@ -404,7 +440,8 @@ fn check_site(site: &Site, file: &Path, problems: &mut Problems) {
         "field `base_url`: must not end with a slash".into()
     });
     problems.check(
-        site.phone_e164.starts_with('+') && site.phone_e164[1..].chars().all(|c| c.is_ascii_digit()),
+        site.phone_e164.starts_with('+')
+            && site.phone_e164[1..].chars().all(|c| c.is_ascii_digit()),
         file,
         || "field `phone_e164`: must look like +15550100142".into(),
     );
@@ -419,17 +456,29 @@ fn check_site(site: &Site, file: &Path, problems: &mut Problems) {
         }
         for time in [&hours.opens, &hours.closes].into_iter().flatten() {
             problems.check(is_clock_time(time), file, || {
-                format!("hours `{}`: {time:?} is not a 24-hour time like 08:00", hours.label)
+                format!(
+                    "hours `{}`: {time:?} is not a 24-hour time like 08:00",
+                    hours.label
+                )
             });
         }
-        problems.check(hours.opens.is_some() == hours.closes.is_some(), file, || {
-            format!("hours `{}`: give both `opens` and `closes`, or neither (closed)", hours.label)
-        });
+        problems.check(
+            hours.opens.is_some() == hours.closes.is_some(),
+            file,
+            || {
+                format!(
+                    "hours `{}`: give both `opens` and `closes`, or neither (closed)",
+                    hours.label
+                )
+            },
+        );
     }
     for (network, url) in &site.social {
-        problems.check(["facebook", "instagram", "linkedin", "x", "youtube"].contains(&network.as_str()), file, || {
-            format!("[social]: unknown network {network:?}")
-        });
+        problems.check(
+            ["facebook", "instagram", "linkedin", "x", "youtube"].contains(&network.as_str()),
+            file,
+            || format!("[social]: unknown network {network:?}"),
+        );
         problems.check(url.starts_with("https://"), file, || {
             format!("[social] {network}: {url:?} must be an https:// address")
         });
@@ -447,38 +496,69 @@ fn is_clock_time(text: &str) -> bool {
 fn check_description(text: &str, field: &str, file: &Path, problems: &mut Problems) {
     let length = text.chars().count();
     problems.check((50..=160).contains(&length), file, || {
-        format!("field `{field}`: a meta description should be 50 to 160 characters, found {length}")
+        format!(
+            "field `{field}`: a meta description should be 50 to 160 characters, found {length}"
+        )
     });
 }
 
 fn load_products(dir: &Path, images: &HashSet<&str>, problems: &mut Problems) -> Vec<Product> {
     let mut products = Vec::new();
     for file in list_files(dir, "toml", problems) {
-        let Some(mut product) = read_toml::<Product>(&file, problems) else { continue };
+        let Some(mut product) = read_toml::<Product>(&file, problems) else {
+            continue;
+        };
         product.slug = file_stem(&file);
         let p = &product;
-        problems.check(["vehicle", "coverage"].contains(&p.kind.as_str()), &file, || {
-            format!("field `kind`: {:?} is neither \"vehicle\" nor \"coverage\"", p.kind)
-        });
+        problems.check(
+            ["vehicle", "coverage"].contains(&p.kind.as_str()),
+            &file,
+            || {
+                format!(
+                    "field `kind`: {:?} is neither \"vehicle\" nor \"coverage\"",
+                    p.kind
+                )
+            },
+        );
         problems.check(p.coverage_points.len() == 8, &file, || {
-            format!("field `coverage_points`: expected exactly 8, found {}", p.coverage_points.len())
+            format!(
+                "field `coverage_points`: expected exactly 8, found {}",
+                p.coverage_points.len()
+            )
         });
         problems.check(p.benefits.len() == 7, &file, || {
-            format!("field `benefits`: expected exactly 7, found {}", p.benefits.len())
+            format!(
+                "field `benefits`: expected exactly 7, found {}",
+                p.benefits.len()
+            )
         });
         problems.check(p.features.len() == 3, &file, || {
-            format!("field `features`: expected exactly 3, found {}", p.features.len())
+            format!(
+                "field `features`: expected exactly 3, found {}",
+                p.features.len()
+            )
         });
-        problems.check(INSURANCE_TYPES.contains(&p.insurance_type.as_str()), &file, || {
-            format!("field `insurance_type`: {:?} is not one of {INSURANCE_TYPES:?}", p.insurance_type)
-        });
-        problems.check(p.types.is_some() == p.types_heading.is_some(), &file, || {
-            "fields `types` and `types_heading` go together".into()
-        });
+        problems.check(
+            INSURANCE_TYPES.contains(&p.insurance_type.as_str()),
+            &file,
+            || {
+                format!(
+                    "field `insurance_type`: {:?} is not one of {INSURANCE_TYPES:?}",
+                    p.insurance_type
+                )
+            },
+        );
+        problems.check(
+            p.types.is_some() == p.types_heading.is_some(),
+            &file,
+            || "fields `types` and `types_heading` go together".into(),
+        );
         if p.kind == "coverage" {
-            problems.check(p.min_coverage.is_some() && p.required_by.is_some(), &file, || {
-                "a coverage needs `min_coverage` and `required_by`".into()
-            });
+            problems.check(
+                p.min_coverage.is_some() && p.required_by.is_some(),
+                &file,
+                || "a coverage needs `min_coverage` and `required_by`".into(),
+            );
         }
         check_description(&p.description, "description", &file, problems);
         let image = format!("products/{}.svg", p.slug);
@@ -494,7 +574,10 @@ fn load_products(dir: &Path, images: &HashSet<&str>, problems: &mut Problems) ->
         let mut seen = HashSet::new();
         for p in products.iter().filter(|p| p.kind == kind) {
             if !seen.insert(p.order) {
-                problems.add(&dir.join(format!("{}.toml", p.slug)), format!("field `order`: {} is used twice", p.order));
+                problems.add(
+                    &dir.join(format!("{}.toml", p.slug)),
+                    format!("field `order`: {} is used twice", p.order),
+                );
             }
         }
     }
@@ -504,10 +587,14 @@ fn load_products(dir: &Path, images: &HashSet<&str>, problems: &mut Problems) ->
 fn load_pages(dir: &Path, problems: &mut Problems) -> BTreeMap<String, serde_json::Value> {
     let mut pages = BTreeMap::new();
     for file in list_files(dir, "toml", problems) {
-        let Some(value) = read_toml::<toml::Value>(&file, problems) else { continue };
+        let Some(value) = read_toml::<toml::Value>(&file, problems) else {
+            continue;
+        };
         for field in ["title", "description"] {
             match value.get(field).and_then(toml::Value::as_str) {
-                Some(text) if field == "description" => check_description(text, field, &file, problems),
+                Some(text) if field == "description" => {
+                    check_description(text, field, &file, problems)
+                }
                 Some(_) => {}
                 None => problems.add(&file, format!("field `{field}` is missing")),
             }
@@ -522,10 +609,16 @@ fn load_pages(dir: &Path, problems: &mut Problems) -> BTreeMap<String, serde_jso
     pages
 }
 
-fn load_documents(dir: &Path, markdown: &MarkdownRenderer, problems: &mut Problems) -> Vec<Document> {
+fn load_documents(
+    dir: &Path,
+    markdown: &MarkdownRenderer,
+    problems: &mut Problems,
+) -> Vec<Document> {
     let mut documents = Vec::new();
     for file in list_files(dir, "md", problems) {
-        let Some((front, body)) = read_front_matter::<DocumentFrontMatter>(&file, problems) else { continue };
+        let Some((front, body)) = read_front_matter::<DocumentFrontMatter>(&file, problems) else {
+            continue;
+        };
         check_description(&front.description, "description", &file, problems);
         documents.push(Document {
             slug: file_stem(&file),
@@ -546,22 +639,34 @@ fn load_posts(
 ) -> Vec<Post> {
     let mut posts = Vec::new();
     for file in list_files(dir, "md", problems) {
-        let Some((front, body)) = read_front_matter::<PostFrontMatter>(&file, problems) else { continue };
+        let Some((front, body)) = read_front_matter::<PostFrontMatter>(&file, problems) else {
+            continue;
+        };
         let slug = file_stem(&file);
         problems.check(
-            !slug.is_empty() && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            !slug.is_empty()
+                && slug
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
             &file,
             || "the file name (the post's slug) may hold only a-z, 0-9 and -".into(),
         );
         problems.check(CATEGORIES.contains(&front.category.as_str()), &file, || {
-            format!("field `category`: {:?} is not one of {CATEGORIES:?}", front.category)
+            format!(
+                "field `category`: {:?} is not one of {CATEGORIES:?}",
+                front.category
+            )
         });
         problems.check(front.excerpt.chars().count() <= 200, &file, || {
             "field `excerpt`: at most 200 characters".into()
         });
         let date_ok = front.date.date.is_some() && front.date.time.is_none();
-        problems.check(date_ok, &file, || "field `date`: give a plain date like 2026-03-14".into());
-        let image = front.image.unwrap_or_else(|| format!("blog/{}.svg", category_slug(&front.category)));
+        problems.check(date_ok, &file, || {
+            "field `date`: give a plain date like 2026-03-14".into()
+        });
+        let image = front
+            .image
+            .unwrap_or_else(|| format!("blog/{}.svg", category_slug(&front.category)));
         problems.check(images.contains(image.as_str()), &file, || {
             format!("field `image`: content/images/{image} does not exist")
         });
@@ -572,7 +677,9 @@ fn load_posts(
         let text = plain_text(&html);
         let words = text.split_whitespace().count();
         posts.push(Post {
-            image_alt: front.image_alt.unwrap_or_else(|| format!("Illustration for {}", front.category)),
+            image_alt: front
+                .image_alt
+                .unwrap_or_else(|| format!("Illustration for {}", front.category)),
             slug,
             title: front.title,
             excerpt: front.excerpt,
@@ -589,13 +696,19 @@ fn load_posts(
     posts.sort_by(|a, b| b.date.cmp(&a.date).then(a.slug.cmp(&b.slug)));
     let featured = posts.iter().filter(|p| p.featured).count();
     if !posts.is_empty() && featured != 1 {
-        problems.add(dir, format!("exactly one post must have `featured = true`, found {featured}"));
+        problems.add(
+            dir,
+            format!("exactly one post must have `featured = true`, found {featured}"),
+        );
     }
     posts
 }
 
 /// TOML dates reach the web app as plain "2026-12-31" text.
-fn date_as_text<S: serde::Serializer>(date: &toml::value::Datetime, serializer: S) -> Result<S::Ok, S::Error> {
+fn date_as_text<S: serde::Serializer>(
+    date: &toml::value::Datetime,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&date.to_string())
 }
 
@@ -604,7 +717,9 @@ fn category_slug(category: &str) -> String {
 }
 
 fn file_stem(file: &Path) -> String {
-    file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn list_files(dir: &Path, extension: &str, problems: &mut Problems) -> Vec<PathBuf> {
@@ -641,14 +756,22 @@ fn read_text(file: &Path, problems: &mut Problems) -> Option<String> {
 
 fn read_toml<T: serde::de::DeserializeOwned>(file: &Path, problems: &mut Problems) -> Option<T> {
     let text = read_text(file, problems)?;
-    toml::from_str(&text).map_err(|error| problems.add(file, error.to_string().trim_end())).ok()
+    toml::from_str(&text)
+        .map_err(|error| problems.add(file, error.to_string().trim_end()))
+        .ok()
 }
 
 /// Splits a Markdown file into its TOML front matter (between the first two `+++` lines) and its body.
-fn read_front_matter<T: serde::de::DeserializeOwned>(file: &Path, problems: &mut Problems) -> Option<(T, String)> {
+fn read_front_matter<T: serde::de::DeserializeOwned>(
+    file: &Path,
+    problems: &mut Problems,
+) -> Option<(T, String)> {
     let text = read_text(file, problems)?.replace("\r\n", "\n");
     let Some(rest) = text.strip_prefix("+++\n") else {
-        problems.add(file, "must start with a `+++` line opening the front matter");
+        problems.add(
+            file,
+            "must start with a `+++` line opening the front matter",
+        );
         return None;
     };
     let Some((front, body)) = rest.split_once("\n+++\n") else {
@@ -656,7 +779,12 @@ fn read_front_matter<T: serde::de::DeserializeOwned>(file: &Path, problems: &mut
         return None;
     };
     let front = toml::from_str(front)
-        .map_err(|error| problems.add(file, format!("front matter: {}", error.to_string().trim_end())))
+        .map_err(|error| {
+            problems.add(
+                file,
+                format!("front matter: {}", error.to_string().trim_end()),
+            )
+        })
         .ok()?;
     Some((front, body.to_string()))
 }
@@ -696,7 +824,9 @@ struct MarkdownRenderer {
 
 impl MarkdownRenderer {
     fn new() -> Self {
-        Self { highlighter: CodeHighlighter(SyntectAdapterBuilder::new().css().build()) }
+        Self {
+            highlighter: CodeHighlighter(SyntectAdapterBuilder::new().css().build()),
+        }
     }
 
     fn render(&self, markdown: &str, file: &Path, problems: &mut Problems) -> String {
@@ -710,10 +840,16 @@ impl MarkdownRenderer {
         plugins.render.codefence_syntax_highlighter = Some(&self.highlighter);
         let html = comrak::markdown_to_html_with_plugins(markdown, &options, &plugins);
         if html.contains("<!-- raw HTML omitted -->") {
-            problems.add(file, "raw HTML is not allowed in Markdown; write it in Markdown");
+            problems.add(
+                file,
+                "raw HTML is not allowed in Markdown; write it in Markdown",
+            );
         }
         if html.contains("<h1") {
-            problems.add(file, "use `##` headings and below: the page's title is its only `#` heading");
+            problems.add(
+                file,
+                "use `##` headings and below: the page's title is its only `#` heading",
+            );
         }
         html
     }
@@ -750,8 +886,14 @@ impl CodeHighlighter {
 }
 
 impl SyntaxHighlighterAdapter for CodeHighlighter {
-    fn write_highlighted(&self, output: &mut dyn fmt::Write, lang: Option<&str>, code: &str) -> fmt::Result {
-        self.0.write_highlighted(output, Some(Self::language(lang)), code)
+    fn write_highlighted(
+        &self,
+        output: &mut dyn fmt::Write,
+        lang: Option<&str>,
+        code: &str,
+    ) -> fmt::Result {
+        self.0
+            .write_highlighted(output, Some(Self::language(lang)), code)
     }
 
     fn write_pre_tag(
@@ -761,7 +903,11 @@ impl SyntaxHighlighterAdapter for CodeHighlighter {
     ) -> fmt::Result {
         let lang = attributes.get("lang").map(|l| l.as_ref());
         // tabindex: a scrollable code block must be reachable by keyboard.
-        write!(output, "<pre class=\"code-block\" data-language=\"{}\" tabindex=\"0\">", Self::label(lang))
+        write!(
+            output,
+            "<pre class=\"code-block\" data-language=\"{}\" tabindex=\"0\">",
+            Self::label(lang)
+        )
     }
 
     fn write_code_tag(
@@ -787,11 +933,19 @@ fn install_web_packages(web: &Path) {
     let lockfile = web.join("package-lock.json");
     let installed = web.join("node_modules/.package-lock.json");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let up_to_date = matches!((modified(&installed), modified(&lockfile)), (Some(i), Some(l)) if i >= l);
+    let up_to_date =
+        matches!((modified(&installed), modified(&lockfile)), (Some(i), Some(l)) if i >= l);
     if !up_to_date {
         run(
             Command::new("npm")
-                .args(["install", "--include=dev", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"])
+                .args([
+                    "install",
+                    "--include=dev",
+                    "--no-save",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                ])
                 .current_dir(web),
             "installing the web app's packages (npm install in web/)",
         );
@@ -806,7 +960,9 @@ fn run(command: &mut Command, what: &str) {
             std::process::exit(1);
         }
         Err(error) => {
-            eprintln!("\nCould not start {what}: {error}. Is Node.js 20 or later installed and on PATH?\n");
+            eprintln!(
+                "\nCould not start {what}: {error}. Is Node.js 20 or later installed and on PATH?\n"
+            );
             std::process::exit(1);
         }
     }
@@ -814,7 +970,8 @@ fn run(command: &mut Command, what: &str) {
 
 fn write_file(path: &Path, bytes: &[u8]) {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("creating {}: {e}", parent.display()));
+        std::fs::create_dir_all(parent)
+            .unwrap_or_else(|e| panic!("creating {}: {e}", parent.display()));
     }
     // Leave an unchanged file untouched so tools watching it (the Vite dev server) are not woken for nothing.
     if std::fs::read(path).is_ok_and(|old| old == bytes) {

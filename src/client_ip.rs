@@ -15,15 +15,24 @@ pub struct ClientIp(pub IpAddr);
 
 impl ClientIp {
     /// The client address given the socket peer, the proxies trusted and the `X-Forwarded-For` values.
-    pub fn resolve<'a>(peer: Option<IpAddr>, trusted: &[IpAddr], forwarded: impl Iterator<Item = &'a str>) -> IpAddr {
+    pub fn resolve<'a>(
+        peer: Option<IpAddr>,
+        trusted: &[IpAddr],
+        forwarded: impl Iterator<Item = &'a str>,
+    ) -> IpAddr {
         let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
         if !trusted.contains(&peer) {
             return peer;
         }
         // Walk the chain from the nearest hop back; the first address that is not one of our proxies is the client.
-        let hops: Vec<IpAddr> =
-            forwarded.flat_map(|value| value.split(',')).filter_map(|hop| hop.trim().parse().ok()).collect();
-        hops.into_iter().rev().find(|hop| !trusted.contains(hop)).unwrap_or(peer)
+        let hops: Vec<IpAddr> = forwarded
+            .flat_map(|value| value.split(','))
+            .filter_map(|hop| hop.trim().parse().ok())
+            .collect();
+        hops.into_iter()
+            .rev()
+            .find(|hop| !trusted.contains(hop))
+            .unwrap_or(peer)
     }
 }
 
@@ -32,9 +41,17 @@ impl<'r> FromRequest<'r> for ClientIp {
     type Error = std::convert::Infallible;
 
     async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
-        let trusted = request.rocket().state::<TrustedProxies>().map(|t| t.0.as_slice()).unwrap_or(&[]);
+        let trusted = request
+            .rocket()
+            .state::<TrustedProxies>()
+            .map(|t| t.0.as_slice())
+            .unwrap_or(&[]);
         let peer = request.remote().map(|address| address.ip());
-        Outcome::Success(ClientIp(ClientIp::resolve(peer, trusted, request.headers().get("X-Forwarded-For"))))
+        Outcome::Success(ClientIp(ClientIp::resolve(
+            peer,
+            trusted,
+            request.headers().get("X-Forwarded-For"),
+        )))
     }
 }
 
@@ -49,10 +66,26 @@ mod tests {
     #[test]
     fn forwarded_headers_count_only_from_trusted_proxies() {
         let proxy = ip("10.0.0.2");
-        assert_eq!(ClientIp::resolve(Some(ip("203.0.113.9")), &[proxy], ["198.51.100.1"].into_iter()), ip("203.0.113.9"));
-        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["198.51.100.1"].into_iter()), ip("198.51.100.1"));
+        assert_eq!(
+            ClientIp::resolve(
+                Some(ip("203.0.113.9")),
+                &[proxy],
+                ["198.51.100.1"].into_iter()
+            ),
+            ip("203.0.113.9")
+        );
+        assert_eq!(
+            ClientIp::resolve(Some(proxy), &[proxy], ["198.51.100.1"].into_iter()),
+            ip("198.51.100.1")
+        );
         // A client that forges the first hop does not get to choose: the hop the proxy appended wins.
-        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["1.2.3.4, 198.51.100.1"].into_iter()), ip("198.51.100.1"));
-        assert_eq!(ClientIp::resolve(Some(proxy), &[proxy], ["garbage"].into_iter()), proxy);
+        assert_eq!(
+            ClientIp::resolve(Some(proxy), &[proxy], ["1.2.3.4, 198.51.100.1"].into_iter()),
+            ip("198.51.100.1")
+        );
+        assert_eq!(
+            ClientIp::resolve(Some(proxy), &[proxy], ["garbage"].into_iter()),
+            proxy
+        );
     }
 }

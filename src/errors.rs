@@ -41,7 +41,10 @@ fn json_error(status: Status, request: &Request<'_>) -> (Status, Json<Value>) {
         500.. => "Something went wrong on our side. Please try again later.",
         _ => "The request could not be handled.",
     };
-    (status, Json(json!({ "error": status.reason_lossy(), "message": message })))
+    (
+        status,
+        Json(json!({ "error": status.reason_lossy(), "message": message })),
+    )
 }
 
 pub fn html_catchers() -> Vec<Catcher> {

@@ -19,14 +19,23 @@ pub struct SecurityHeaders {
 #[rocket::async_trait]
 impl Fairing for SecurityHeaders {
     fn info(&self) -> Info {
-        Info { name: "Security headers", kind: Kind::Response }
+        Info {
+            name: "Security headers",
+            kind: Kind::Response,
+        }
     }
 
     async fn on_response<'r>(&self, _: &'r Request<'_>, response: &mut Response<'r>) {
-        response.set_header(Header::new("Content-Security-Policy", CONTENT_SECURITY_POLICY));
+        response.set_header(Header::new(
+            "Content-Security-Policy",
+            CONTENT_SECURITY_POLICY,
+        ));
         response.set_header(Header::new("X-Content-Type-Options", "nosniff"));
         response.set_header(Header::new("X-Frame-Options", "DENY"));
-        response.set_header(Header::new("Referrer-Policy", "strict-origin-when-cross-origin"));
+        response.set_header(Header::new(
+            "Referrer-Policy",
+            "strict-origin-when-cross-origin",
+        ));
         response.set_header(Header::new(
             "Permissions-Policy",
             "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()",
@@ -34,7 +43,10 @@ impl Fairing for SecurityHeaders {
         response.set_header(Header::new("Cross-Origin-Opener-Policy", "same-origin"));
         response.set_header(Header::new("Cross-Origin-Resource-Policy", "same-origin"));
         if self.hsts {
-            response.set_header(Header::new("Strict-Transport-Security", "max-age=31536000; includeSubDomains"));
+            response.set_header(Header::new(
+                "Strict-Transport-Security",
+                "max-age=31536000; includeSubDomains",
+            ));
         }
     }
 }

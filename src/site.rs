@@ -23,7 +23,10 @@ pub struct SiteFiles;
 const MAX_PATH_BYTES: usize = 2048;
 
 /// Old addresses that moved, answered with a permanent redirect (DECISIONS 2).
-const MOVED: &[(&str, &str)] = &[("/products/physical-damage", "/products/physical-damage-insurance")];
+const MOVED: &[(&str, &str)] = &[(
+    "/products/physical-damage",
+    "/products/physical-damage-insurance",
+)];
 
 /// The error pages, prerendered like every other page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +74,9 @@ pub fn resolve(raw_path: &str) -> Resolution {
         };
         Resolution::Error(Status::NotFound, page)
     };
-    let Some(inner) = decoded.strip_prefix('/') else { return not_found(&decoded) };
+    let Some(inner) = decoded.strip_prefix('/') else {
+        return not_found(&decoded);
+    };
     if inner.is_empty() {
         return Resolution::File("index.html".into());
     }
@@ -148,11 +153,18 @@ impl Negotiation {
                 (name, quality)
             })
             .collect();
-        let accepts = |name: &str| accepted.iter().any(|(n, q)| (n == name || n == "*") && *q > 0.0);
+        let accepts = |name: &str| {
+            accepted
+                .iter()
+                .any(|(n, q)| (n == name || n == "*") && *q > 0.0)
+        };
         Negotiation {
             brotli: accepts("br"),
             gzip: accepts("gzip"),
-            if_none_match: request.headers().get_one("If-None-Match").map(str::to_string),
+            if_none_match: request
+                .headers()
+                .get_one("If-None-Match")
+                .map(str::to_string),
         }
     }
 }
@@ -176,7 +188,12 @@ pub struct SiteResponse {
 
 impl SiteResponse {
     /// Serves `name` (which must exist) with `status`; `revalidate` enables ETag/304 (not for error pages).
-    fn file(name: &str, status: Status, negotiation: &Negotiation, revalidate: bool) -> SiteResponse {
+    fn file(
+        name: &str,
+        status: Status,
+        negotiation: &Negotiation,
+        revalidate: bool,
+    ) -> SiteResponse {
         let Some(original) = SiteFiles::get(name) else {
             // Only reachable if the build left out a page it promised (tests check every error page exists).
             return SiteResponse::plain(Status::InternalServerError, "Internal Server Error");
@@ -193,7 +210,13 @@ impl SiteResponse {
             None => (None, original.clone()),
         };
         let hash = file.metadata.sha256_hash();
-        let etag = format!("\"{}\"", hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let etag = format!(
+            "\"{}\"",
+            hash[..12]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        );
         let content_type = content_type_for(name, original.metadata.mimetype());
         let cache = if name.starts_with("assets/") {
             "public, max-age=31536000, immutable"
@@ -201,17 +224,28 @@ impl SiteResponse {
             "no-cache"
         };
 
-        let mut headers = vec![Header::new("Vary", "Accept-Encoding"), Header::new("Cache-Control", cache)];
+        let mut headers = vec![
+            Header::new("Vary", "Accept-Encoding"),
+            Header::new("Cache-Control", cache),
+        ];
         if let Some(encoding) = encoding {
             headers.push(Header::new("Content-Encoding", encoding));
         }
         if revalidate {
             headers.push(Header::new("ETag", etag.clone()));
             let matches = negotiation.if_none_match.as_deref().is_some_and(|value| {
-                value.split(',').map(|tag| tag.trim().trim_start_matches("W/")).any(|tag| tag == etag || tag == "*")
+                value
+                    .split(',')
+                    .map(|tag| tag.trim().trim_start_matches("W/"))
+                    .any(|tag| tag == etag || tag == "*")
             });
             if matches {
-                return SiteResponse { status: Status::NotModified, body: None, headers, content_type: None };
+                return SiteResponse {
+                    status: Status::NotModified,
+                    body: None,
+                    headers,
+                    content_type: None,
+                };
             }
         }
         let body = match file.data {
@@ -219,7 +253,12 @@ impl SiteResponse {
             // Only in builds that read files from disk; keep the bytes for the life of the process.
             std::borrow::Cow::Owned(bytes) => Box::leak(bytes.into_boxed_slice()),
         };
-        SiteResponse { status, body: Some(body), headers, content_type: Some(content_type) }
+        SiteResponse {
+            status,
+            body: Some(body),
+            headers,
+            content_type: Some(content_type),
+        }
     }
 
     /// The prerendered page for an error status.
@@ -230,7 +269,12 @@ impl SiteResponse {
     }
 
     fn plain(status: Status, text: &'static str) -> SiteResponse {
-        SiteResponse { status, body: Some(text.as_bytes()), headers: Vec::new(), content_type: Some(ContentType::Plain) }
+        SiteResponse {
+            status,
+            body: Some(text.as_bytes()),
+            headers: Vec::new(),
+            content_type: Some(ContentType::Plain),
+        }
     }
 
     fn redirect(location: String) -> SiteResponse {
@@ -244,14 +288,20 @@ impl SiteResponse {
 }
 
 fn content_type_for(name: &str, mimetype: &str) -> ContentType {
-    let with_charset = if mimetype.starts_with("text/") || mimetype == "application/json" || mimetype == "image/svg+xml"
+    let with_charset = if mimetype.starts_with("text/")
+        || mimetype == "application/json"
+        || mimetype == "image/svg+xml"
     {
         format!("{mimetype}; charset=utf-8")
     } else {
         mimetype.to_string()
     };
     ContentType::parse_flexible(&with_charset).unwrap_or_else(|| {
-        if name.ends_with(".html") { ContentType::HTML } else { ContentType::Binary }
+        if name.ends_with(".html") {
+            ContentType::HTML
+        } else {
+            ContentType::Binary
+        }
     })
 }
 
@@ -301,7 +351,9 @@ fn page(origin: &Origin<'_>, negotiation: Negotiation) -> Result<SiteResponse, S
 /// Mounts the site and its HTML error pages.
 pub fn stage() -> AdHoc {
     AdHoc::on_ignite("Website", |rocket| async {
-        rocket.mount("/", rocket::routes![page]).register("/", crate::errors::html_catchers())
+        rocket
+            .mount("/", rocket::routes![page])
+            .register("/", crate::errors::html_catchers())
     })
 }
 
@@ -318,7 +370,10 @@ mod tests {
     #[test]
     fn trailing_slash_redirects_without_it() {
         assert_eq!(resolve("/blog/"), Resolution::Redirect("/blog".into()));
-        assert_eq!(resolve("/unknown///"), Resolution::Redirect("/unknown".into()));
+        assert_eq!(
+            resolve("/unknown///"),
+            Resolution::Redirect("/unknown".into())
+        );
     }
 
     #[test]
@@ -334,24 +389,49 @@ mod tests {
             "/index.html%00.txt",
             "/index.html.br",
         ] {
-            assert!(matches!(resolve(path), Resolution::Error(Status::NotFound, _)), "{path}: {:?}", resolve(path));
+            assert!(
+                matches!(resolve(path), Resolution::Error(Status::NotFound, _)),
+                "{path}: {:?}",
+                resolve(path)
+            );
         }
     }
 
     #[test]
     fn malformed_paths_are_bad_requests() {
-        assert_eq!(resolve("/%zz"), Resolution::Error(Status::BadRequest, ErrorPage::BadRequest));
-        assert_eq!(resolve("/%ff%fe"), Resolution::Error(Status::BadRequest, ErrorPage::BadRequest));
-        assert_eq!(resolve("/%4"), Resolution::Error(Status::BadRequest, ErrorPage::BadRequest));
+        assert_eq!(
+            resolve("/%zz"),
+            Resolution::Error(Status::BadRequest, ErrorPage::BadRequest)
+        );
+        assert_eq!(
+            resolve("/%ff%fe"),
+            Resolution::Error(Status::BadRequest, ErrorPage::BadRequest)
+        );
+        assert_eq!(
+            resolve("/%4"),
+            Resolution::Error(Status::BadRequest, ErrorPage::BadRequest)
+        );
         let long = format!("/{}", "a".repeat(10_000));
-        assert_eq!(resolve(&long), Resolution::Error(Status::UriTooLong, ErrorPage::BadRequest));
+        assert_eq!(
+            resolve(&long),
+            Resolution::Error(Status::UriTooLong, ErrorPage::BadRequest)
+        );
     }
 
     #[test]
     fn unknown_blog_posts_get_the_blog_not_found_page() {
-        assert_eq!(resolve("/blog/no-such-post"), Resolution::Error(Status::NotFound, ErrorPage::BlogPostNotFound));
-        assert_eq!(resolve("/blog/a/b"), Resolution::Error(Status::NotFound, ErrorPage::NotFound));
-        assert_eq!(resolve("/nope"), Resolution::Error(Status::NotFound, ErrorPage::NotFound));
+        assert_eq!(
+            resolve("/blog/no-such-post"),
+            Resolution::Error(Status::NotFound, ErrorPage::BlogPostNotFound)
+        );
+        assert_eq!(
+            resolve("/blog/a/b"),
+            Resolution::Error(Status::NotFound, ErrorPage::NotFound)
+        );
+        assert_eq!(
+            resolve("/nope"),
+            Resolution::Error(Status::NotFound, ErrorPage::NotFound)
+        );
     }
 
     #[test]
@@ -364,8 +444,17 @@ mod tests {
 
     #[test]
     fn every_error_page_is_embedded() {
-        for page in [ErrorPage::NotFound, ErrorPage::BlogPostNotFound, ErrorPage::BadRequest, ErrorPage::ServerError] {
-            assert!(SiteFiles::get(page.file()).is_some(), "{} missing", page.file());
+        for page in [
+            ErrorPage::NotFound,
+            ErrorPage::BlogPostNotFound,
+            ErrorPage::BadRequest,
+            ErrorPage::ServerError,
+        ] {
+            assert!(
+                SiteFiles::get(page.file()).is_some(),
+                "{} missing",
+                page.file()
+            );
         }
     }
 }

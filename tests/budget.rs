@@ -11,7 +11,10 @@ const CSS_BUDGET: usize = 15 * 1024;
 
 /// Bytes of `path` as sent to a browser that accepts brotli.
 fn sent_bytes(client: &Client, path: &str) -> usize {
-    let response = client.get(path.to_string()).header(Header::new("Accept-Encoding", "br, gzip")).dispatch();
+    let response = client
+        .get(path.to_string())
+        .header(Header::new("Accept-Encoding", "br, gzip"))
+        .dispatch();
     assert_eq!(response.status(), Status::Ok, "{path}");
     response.into_bytes().unwrap().len()
 }
@@ -20,7 +23,13 @@ fn sent_bytes(client: &Client, path: &str) -> usize {
 fn references(html: &str, marker: &str, attribute: &str) -> Vec<String> {
     html.split('<')
         .filter(|tag| tag.contains(marker))
-        .filter_map(|tag| tag.split(&format!("{attribute}=\"")).nth(1)?.split('"').next().map(str::to_string))
+        .filter_map(|tag| {
+            tag.split(&format!("{attribute}=\""))
+                .nth(1)?
+                .split('"')
+                .next()
+                .map(str::to_string)
+        })
         .collect()
 }
 
@@ -35,7 +44,16 @@ fn home_page_stays_within_its_byte_budget() {
     assert!(!scripts.is_empty() && !styles.is_empty());
     let js: usize = scripts.iter().map(|s| sent_bytes(&client, s)).sum();
     let css: usize = styles.iter().map(|s| sent_bytes(&client, s)).sum();
-    println!("home page as sent (brotli): HTML {html_bytes} B, CSS {css} B, JS {js} B in {} files", scripts.len());
-    assert!(js < JS_BUDGET, "JavaScript {js} B is over the {JS_BUDGET} B budget");
-    assert!(css < CSS_BUDGET, "CSS {css} B is over the {CSS_BUDGET} B budget");
+    println!(
+        "home page as sent (brotli): HTML {html_bytes} B, CSS {css} B, JS {js} B in {} files",
+        scripts.len()
+    );
+    assert!(
+        js < JS_BUDGET,
+        "JavaScript {js} B is over the {JS_BUDGET} B budget"
+    );
+    assert!(
+        css < CSS_BUDGET,
+        "CSS {css} B is over the {CSS_BUDGET} B budget"
+    );
 }

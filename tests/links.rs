@@ -12,7 +12,11 @@ use rocket::local::blocking::Client;
 fn links(html: &str) -> Vec<String> {
     ["href=\"", "src=\""]
         .iter()
-        .flat_map(|attribute| html.split(attribute).skip(1).filter_map(|rest| rest.split('"').next()))
+        .flat_map(|attribute| {
+            html.split(attribute)
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+        })
         .map(|link| link.replace("&amp;", "&"))
         .collect()
 }
@@ -32,7 +36,11 @@ fn fetch(client: &Client, path: &str) -> (Status, String, String) {
     for _ in 0..5 {
         let response = client.get(path.clone()).dispatch();
         if response.status().class().is_redirection() {
-            path = response.headers().get_one("Location").expect("a redirect has a Location").to_string();
+            path = response
+                .headers()
+                .get_one("Location")
+                .expect("a redirect has a Location")
+                .to_string();
             continue;
         }
         let status = response.status();
@@ -44,10 +52,11 @@ fn fetch(client: &Client, path: &str) -> (Status, String, String) {
 #[test]
 fn every_internal_link_answers_200_and_every_page_is_reachable() {
     let client = common::client();
-    let site: toml::Table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let site: toml::Table =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
     let base_url = site["base_url"].as_str().unwrap();
 
     let mut seen = BTreeSet::from(["/".to_string()]);
@@ -73,7 +82,11 @@ fn every_internal_link_answers_200_and_every_page_is_reachable() {
             }
         }
     }
-    assert!(broken.is_empty(), "broken internal links:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "broken internal links:\n{}",
+        broken.join("\n")
+    );
 
     let sitemap = client.get("/sitemap.xml").dispatch().into_string().unwrap();
     let listed: Vec<String> = sitemap
@@ -82,8 +95,19 @@ fn every_internal_link_answers_200_and_every_page_is_reachable() {
         .filter_map(|rest| rest.split("</loc>").next())
         .map(|url| url.strip_prefix(base_url).unwrap_or(url).to_string())
         .collect();
-    let unreachable: Vec<&String> = listed.iter().filter(|path| !pages.contains(*path)).collect();
-    assert!(unreachable.is_empty(), "in sitemap.xml but not reachable by links: {unreachable:?}");
-    println!("crawled {} URLs, {} pages; sitemap lists {}", seen.len(), pages.len(), listed.len());
+    let unreachable: Vec<&String> = listed
+        .iter()
+        .filter(|path| !pages.contains(*path))
+        .collect();
+    assert!(
+        unreachable.is_empty(),
+        "in sitemap.xml but not reachable by links: {unreachable:?}"
+    );
+    println!(
+        "crawled {} URLs, {} pages; sitemap lists {}",
+        seen.len(),
+        pages.len(),
+        listed.len()
+    );
     assert!(pages.len() >= listed.len());
 }

@@ -8,9 +8,9 @@ use rocket::http::{Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use truckins::site::SiteFiles;
 
-
 fn site_toml() -> toml::Table {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml")).unwrap();
     text.parse().unwrap()
 }
 
@@ -38,7 +38,14 @@ const POST_SLUGS: [&str; 6] = [
 ];
 
 /// Text that must never reach a visitor: our sources, stack traces, internals.
-const NEVER_SHOWN: [&str; 6] = ["[package]", "fn main", "panicked", "RUST_BACKTRACE", "rocket::", "node_modules"];
+const NEVER_SHOWN: [&str; 6] = [
+    "[package]",
+    "fn main",
+    "panicked",
+    "RUST_BACKTRACE",
+    "rocket::",
+    "node_modules",
+];
 
 fn assert_nothing_internal(path: &str, text: &str) {
     for needle in NEVER_SHOWN {
@@ -52,7 +59,10 @@ fn home_page_has_every_section_of_the_spec() {
     let (status, html) = body(&client, "/");
     assert_eq!(status, Status::Ok);
     let brand = site_str("brand");
-    assert!(html.contains(&format!("| {brand}</title>")), "title follows 'Page | Brand'");
+    assert!(
+        html.contains(&format!("| {brand}</title>")),
+        "title follows 'Page | Brand'"
+    );
     for text in [
         "Get Free Quote",
         "Explore Coverage Options",
@@ -75,12 +85,31 @@ fn home_page_has_every_section_of_the_spec() {
     ] {
         assert!(html.contains(text), "home page lacks {text:?}");
     }
-    assert_eq!(html.matches("Rated 5 out of 5").count(), 2, "two five-star testimonials");
-    assert_eq!(html.matches("Rated 4 out of 5").count(), 1, "one four-star testimonial");
-    assert_eq!(html.matches(r#"name="home-faq""#).count(), 4, "the first 4 of 6 FAQ entries");
-    assert_eq!(html.matches("Learn More").count(), 8, "4 vehicle and 4 coverage cards");
+    assert_eq!(
+        html.matches("Rated 5 out of 5").count(),
+        2,
+        "two five-star testimonials"
+    );
+    assert_eq!(
+        html.matches("Rated 4 out of 5").count(),
+        1,
+        "one four-star testimonial"
+    );
+    assert_eq!(
+        html.matches(r#"name="home-faq""#).count(),
+        4,
+        "the first 4 of 6 FAQ entries"
+    );
+    assert_eq!(
+        html.matches("Learn More").count(),
+        8,
+        "4 vehicle and 4 coverage cards"
+    );
     // The first three posts (newest first) and not the others.
-    let teasers = POST_SLUGS.iter().filter(|slug| html.contains(&format!("/blog/{slug}\""))).count();
+    let teasers = POST_SLUGS
+        .iter()
+        .filter(|slug| html.contains(&format!("/blog/{slug}\"")))
+        .count();
     assert_eq!(teasers, 3, "three blog teasers");
     // One phone number, from site.toml, in the page and in the structured data (DECISIONS 5).
     assert!(html.contains(&site_str("phone")));
@@ -117,17 +146,34 @@ fn layout_has_the_spec_navigation_and_footer() {
         "/terms",
         "/sitemap",
     ] {
-        assert!(html.contains(&format!("href=\"{href}\"")), "layout lacks a link to {href}");
+        assert!(
+            html.contains(&format!("href=\"{href}\"")),
+            "layout lacks a link to {href}"
+        );
     }
-    for label in ["Vehicle Types", "Coverage Types", "Semi Truck", "Hot Shot", "Primary Liability", "Get Quote"] {
+    for label in [
+        "Vehicle Types",
+        "Coverage Types",
+        "Semi Truck",
+        "Hot Shot",
+        "Primary Liability",
+        "Get Quote",
+    ] {
         assert!(html.contains(label), "navigation lacks {label:?}");
     }
-    assert!(!html.contains("href=\"/products/physical-damage\""), "footer uses the corrected path (DECISIONS 2)");
+    assert!(
+        !html.contains("href=\"/products/physical-damage\""),
+        "footer uses the corrected path (DECISIONS 2)"
+    );
     assert!(html.contains(&site_str("email")));
     assert!(html.contains("data-current-year"));
     assert!(html.contains("<link rel=\"canonical\" href=\"https://"));
     // Social links appear only when configured (DECISIONS 12); the sample config has none.
-    let social = site_toml().get("social").and_then(|s| s.as_table()).map(|t| t.len()).unwrap_or(0);
+    let social = site_toml()
+        .get("social")
+        .and_then(|s| s.as_table())
+        .map(|t| t.len())
+        .unwrap_or(0);
     if social == 0 {
         assert!(!html.contains("aria-label=\"Social media\""));
     }
@@ -140,28 +186,54 @@ fn blog_list_and_every_post_render() {
     let (status, list) = body(&client, "/blog");
     assert_eq!(status, Status::Ok);
     assert!(list.contains("Search articles..."));
-    for category in
-        ["All Categories", "Insurance Tips", "Regulations", "Safety", "Cost Savings", "Industry News", "Technology", "Specialized Coverage"]
-    {
-        assert!(list.contains(&format!(">{category}</button>")), "filter button {category:?}");
+    for category in [
+        "All Categories",
+        "Insurance Tips",
+        "Regulations",
+        "Safety",
+        "Cost Savings",
+        "Industry News",
+        "Technology",
+        "Specialized Coverage",
+    ] {
+        assert!(
+            list.contains(&format!(">{category}</button>")),
+            "filter button {category:?}"
+        );
     }
     assert!(list.contains("Featured Article"));
     for slug in POST_SLUGS {
         assert!(list.contains(&format!("/blog/{slug}")), "list links {slug}");
         let (status, post) = body(&client, &format!("/blog/{slug}"));
         assert_eq!(status, Status::Ok, "/blog/{slug}");
-        for text in ["Back to all articles", "Insurance Specialist", "Related Articles", "Get Your Free Quote", r#""@type":"BlogPosting""#] {
+        for text in [
+            "Back to all articles",
+            "Insurance Specialist",
+            "Related Articles",
+            "Get Your Free Quote",
+            r#""@type":"BlogPosting""#,
+        ] {
             assert!(post.contains(text), "/blog/{slug} lacks {text:?}");
         }
-        assert!(post.contains("width=\"1200\" height=\"630\""), "/blog/{slug} hero image has its size");
+        assert!(
+            post.contains("width=\"1200\" height=\"630\""),
+            "/blog/{slug} hero image has its size"
+        );
         let words = post.split_whitespace().count();
         assert!(words > 700, "/blog/{slug} has {words} words");
     }
     let highlighted = POST_SLUGS
         .iter()
-        .filter(|slug| body(&client, &format!("/blog/{slug}")).1.contains("class=\"code-block\""))
+        .filter(|slug| {
+            body(&client, &format!("/blog/{slug}"))
+                .1
+                .contains("class=\"code-block\"")
+        })
         .count();
-    assert!(highlighted >= 1, "at least one post has a highlighted code block");
+    assert!(
+        highlighted >= 1,
+        "at least one post has a highlighted code block"
+    );
 }
 
 #[test]
@@ -169,10 +241,19 @@ fn search_index_holds_every_post() {
     let client = common::client();
     let response = get(&client, "/blog/search.json");
     assert_eq!(response.status(), Status::Ok);
-    assert_eq!(response.content_type().map(|c| c.to_string()), Some("application/json; charset=utf-8".into()));
+    assert_eq!(
+        response.content_type().map(|c| c.to_string()),
+        Some("application/json; charset=utf-8".into())
+    );
     let index: serde_json::Map<String, serde_json::Value> = response.into_json().unwrap();
     for slug in POST_SLUGS {
-        assert!(index.get(slug).and_then(|t| t.as_str()).is_some_and(|t| t.len() > 3000), "{slug} indexed");
+        assert!(
+            index
+                .get(slug)
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| t.len() > 3000),
+            "{slug} indexed"
+        );
     }
 }
 
@@ -181,7 +262,14 @@ fn unknown_paths_answer_404_with_the_not_found_pages() {
     let client = common::client();
     let (status, html) = body(&client, "/no-such-page");
     assert_eq!(status, Status::NotFound);
-    for text in ["404", "Page Not Found", "exist or may have been moved", r#"href="/products""#, r#"href="/get-quote""#, r#"href="/contact""#] {
+    for text in [
+        "404",
+        "Page Not Found",
+        "exist or may have been moved",
+        r#"href="/products""#,
+        r#"href="/get-quote""#,
+        r#"href="/contact""#,
+    ] {
         assert!(html.contains(text), "404 page lacks {text:?}");
     }
     let (status, html) = body(&client, "/blog/no-such-post");
@@ -199,10 +287,16 @@ fn redirects_are_permanent_and_keep_the_query() {
     let client = common::client();
     let response = get(&client, "/blog/?category=Safety");
     assert_eq!(response.status(), Status::PermanentRedirect);
-    assert_eq!(response.headers().get_one("Location"), Some("/blog?category=Safety"));
+    assert_eq!(
+        response.headers().get_one("Location"),
+        Some("/blog?category=Safety")
+    );
     let response = get(&client, "/products/physical-damage");
     assert_eq!(response.status(), Status::PermanentRedirect);
-    assert_eq!(response.headers().get_one("Location"), Some("/products/physical-damage-insurance"));
+    assert_eq!(
+        response.headers().get_one("Location"),
+        Some("/products/physical-damage-insurance")
+    );
 }
 
 #[test]
@@ -231,17 +325,31 @@ fn compression_follows_accept_encoding() {
     let plain = get(&client, "/").into_bytes().unwrap();
     assert!(plain.starts_with(b"<!doctype html>"));
 
-    let response = client.get("/").header(Header::new("Accept-Encoding", "gzip, deflate, br")).dispatch();
+    let response = client
+        .get("/")
+        .header(Header::new("Accept-Encoding", "gzip, deflate, br"))
+        .dispatch();
     assert_eq!(response.headers().get_one("Content-Encoding"), Some("br"));
     assert_eq!(response.headers().get_one("Vary"), Some("Accept-Encoding"));
     let brotli = response.into_bytes().unwrap();
-    assert!(brotli.len() * 3 < plain.len(), "brotli {} vs {} bytes", brotli.len(), plain.len());
+    assert!(
+        brotli.len() * 3 < plain.len(),
+        "brotli {} vs {} bytes",
+        brotli.len(),
+        plain.len()
+    );
 
-    let response = client.get("/").header(Header::new("Accept-Encoding", "gzip")).dispatch();
+    let response = client
+        .get("/")
+        .header(Header::new("Accept-Encoding", "gzip"))
+        .dispatch();
     assert_eq!(response.headers().get_one("Content-Encoding"), Some("gzip"));
     assert!(response.into_bytes().unwrap().starts_with(&[0x1f, 0x8b]));
 
-    let response = client.get("/").header(Header::new("Accept-Encoding", "br;q=0, gzip;q=0")).dispatch();
+    let response = client
+        .get("/")
+        .header(Header::new("Accept-Encoding", "br;q=0, gzip;q=0"))
+        .dispatch();
     assert_eq!(response.headers().get_one("Content-Encoding"), None);
 }
 
@@ -249,20 +357,41 @@ fn compression_follows_accept_encoding() {
 fn html_revalidates_with_etag_and_assets_are_immutable() {
     let client = common::client();
     let response = get(&client, "/blog");
-    assert_eq!(response.headers().get_one("Cache-Control"), Some("no-cache"));
-    let etag = response.headers().get_one("ETag").expect("an ETag").to_string();
-    let response = client.get("/blog").header(Header::new("If-None-Match", etag.clone())).dispatch();
+    assert_eq!(
+        response.headers().get_one("Cache-Control"),
+        Some("no-cache")
+    );
+    let etag = response
+        .headers()
+        .get_one("ETag")
+        .expect("an ETag")
+        .to_string();
+    let response = client
+        .get("/blog")
+        .header(Header::new("If-None-Match", etag.clone()))
+        .dispatch();
     assert_eq!(response.status(), Status::NotModified);
     assert!(response.into_bytes().unwrap_or_default().is_empty());
     // A different representation (brotli) has a different tag, so caches never mix them up.
-    let br = client.get("/blog").header(Header::new("Accept-Encoding", "br")).dispatch();
+    let br = client
+        .get("/blog")
+        .header(Header::new("Accept-Encoding", "br"))
+        .dispatch();
     assert_ne!(br.headers().get_one("ETag"), Some(etag.as_str()));
 
-    let asset = SiteFiles::iter().find(|n| n.starts_with("assets/") && n.ends_with(".js")).expect("a script");
+    let asset = SiteFiles::iter()
+        .find(|n| n.starts_with("assets/") && n.ends_with(".js"))
+        .expect("a script");
     let response = get(&client, &format!("/{asset}"));
     assert_eq!(response.status(), Status::Ok);
-    assert_eq!(response.headers().get_one("Cache-Control"), Some("public, max-age=31536000, immutable"));
-    assert_eq!(response.content_type().map(|c| c.to_string()), Some("text/javascript; charset=utf-8".into()));
+    assert_eq!(
+        response.headers().get_one("Cache-Control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(
+        response.content_type().map(|c| c.to_string()),
+        Some("text/javascript; charset=utf-8".into())
+    );
 }
 
 #[test]
@@ -281,10 +410,22 @@ fn security_headers_are_on_every_response() {
     for path in ["/", "/nope", "/blog/", "/%zz", "/robots.txt"] {
         let response = get(&client, path);
         let headers = response.headers();
-        let csp = headers.get_one("Content-Security-Policy").unwrap_or_else(|| panic!("{path}: no CSP"));
-        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
-        assert!(!csp.contains("http") && !csp.contains("unsafe"), "{path}: CSP names an origin or relaxes: {csp}");
-        assert_eq!(headers.get_one("X-Content-Type-Options"), Some("nosniff"), "{path}");
+        let csp = headers
+            .get_one("Content-Security-Policy")
+            .unwrap_or_else(|| panic!("{path}: no CSP"));
+        assert!(
+            csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+            "{path}: {csp}"
+        );
+        assert!(
+            !csp.contains("http") && !csp.contains("unsafe"),
+            "{path}: CSP names an origin or relaxes: {csp}"
+        );
+        assert_eq!(
+            headers.get_one("X-Content-Type-Options"),
+            Some("nosniff"),
+            "{path}"
+        );
         assert_eq!(headers.get_one("X-Frame-Options"), Some("DENY"), "{path}");
         assert!(headers.get_one("Referrer-Policy").is_some(), "{path}");
         assert!(headers.get_one("Permissions-Policy").is_some(), "{path}");
@@ -302,7 +443,11 @@ fn pages_load_nothing_from_other_origins() {
                 let value = &html[at + attribute.len()..];
                 let external = value.starts_with("http") || value.starts_with("//");
                 // Absolute links to our own base URL (canonical) are fine; anything else is a third party.
-                assert!(!external || value.starts_with(&base), "{path} refers to another origin: {}", &value[..60.min(value.len())]);
+                assert!(
+                    !external || value.starts_with(&base),
+                    "{path} refers to another origin: {}",
+                    &value[..60.min(value.len())]
+                );
             }
         }
     }
@@ -329,11 +474,22 @@ fn hostile_requests_get_4xx_and_never_a_file_outside_the_site() {
         let response = client.get(path.to_string()).dispatch();
         let status = response.status();
         let text = response.into_string().unwrap_or_default();
-        assert!((400..500).contains(&status.code), "{}: {status}", &path[..path.len().min(60)]);
+        assert!(
+            (400..500).contains(&status.code),
+            "{}: {status}",
+            &path[..path.len().min(60)]
+        );
         assert_nothing_internal(path, &text);
         assert!(!text.contains("<script>alert(1)"), "{path} reflects markup");
     }
-    for method in [Method::Put, Method::Delete, Method::Patch, Method::Options, Method::Trace, Method::Connect] {
+    for method in [
+        Method::Put,
+        Method::Delete,
+        Method::Patch,
+        Method::Options,
+        Method::Trace,
+        Method::Connect,
+    ] {
         let status = client.req(method, "/").dispatch().status();
         assert!((400..500).contains(&status.code), "{method} /: {status}");
     }
@@ -348,7 +504,10 @@ fn sitemap_and_robots_list_every_page() {
     assert!(sitemap.contains(&format!("<loc>{base}/</loc>")));
     assert!(sitemap.contains(&format!("<loc>{base}/blog</loc>")));
     for slug in POST_SLUGS {
-        assert!(sitemap.contains(&format!("<loc>{base}/blog/{slug}</loc>")), "sitemap lists {slug}");
+        assert!(
+            sitemap.contains(&format!("<loc>{base}/blog/{slug}</loc>")),
+            "sitemap lists {slug}"
+        );
     }
     assert!(!sitemap.contains("_errors"));
     let (status, robots) = body(&client, "/robots.txt");
@@ -356,7 +515,10 @@ fn sitemap_and_robots_list_every_page() {
     assert!(robots.contains(&format!("Sitemap: {base}/sitemap.xml")));
     let favicon = get(&client, "/favicon.svg");
     assert_eq!(favicon.status(), Status::Ok);
-    assert_eq!(favicon.content_type().map(|c| c.to_string()), Some("image/svg+xml; charset=utf-8".into()));
+    assert_eq!(
+        favicon.content_type().map(|c| c.to_string()),
+        Some("image/svg+xml; charset=utf-8".into())
+    );
 }
 
 #[test]

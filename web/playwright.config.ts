@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8765);
 const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
+// The suite's own database, emptied by tests/run.sh; the forms' tests read it back through `truckins leads export`.
+export const database = process.env.E2E_DATABASE ?? '/tmp/truckins-e2e/leads.db';
 
 export default defineConfig({
   testDir: './e2e',
@@ -32,7 +34,8 @@ export default defineConfig({
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: `${binary} serve --address 127.0.0.1 --port ${port}`,
+    // A high per-IP limit: every test posts from 127.0.0.1; the limit itself is tested in Rust.
+    command: `${binary} serve --address 127.0.0.1 --port ${port} --database ${database} --ip-limit 10000`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

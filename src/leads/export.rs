@@ -28,14 +28,21 @@ pub fn write_json(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 fn write_row(out: &mut dyn Write, cells: impl Iterator<Item = String>) -> std::io::Result<()> {
-    let line = cells.map(|cell| csv_cell(&cell)).collect::<Vec<_>>().join(",");
+    let line = cells
+        .map(|cell| csv_cell(&cell))
+        .collect::<Vec<_>>()
+        .join(",");
     out.write_all(line.as_bytes())?;
     out.write_all(b"\r\n")
 }
 
 /// One CSV field: neutralised if it could be read as a formula, quoted if it holds a comma, quote or line break.
 pub fn csv_cell(text: &str) -> String {
-    let neutral = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
+    let neutral = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    };
     if neutral.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", neutral.replace('"', "\"\""))
     } else {
@@ -49,7 +56,10 @@ mod tests {
 
     #[test]
     fn formula_cells_are_neutralised_and_quoted_per_rfc_4180() {
-        assert_eq!(csv_cell("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+        assert_eq!(
+            csv_cell("=HYPERLINK(\"http://x\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\")\""
+        );
         assert_eq!(csv_cell("+1 555"), "'+1 555");
         assert_eq!(csv_cell("-2"), "'-2");
         assert_eq!(csv_cell("@SUM(A1)"), "'@SUM(A1)");
@@ -62,7 +72,12 @@ mod tests {
 
     #[test]
     fn csv_has_a_header_and_one_row_per_lead() {
-        let lead = Lead { id: 7, name: "Dana".into(), message: Some("Hi, \"there\"".into()), ..Lead::default() };
+        let lead = Lead {
+            id: 7,
+            name: "Dana".into(),
+            message: Some("Hi, \"there\"".into()),
+            ..Lead::default()
+        };
         let mut out = Vec::new();
         write_csv(&[lead], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();

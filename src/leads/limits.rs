@@ -17,16 +17,24 @@ pub struct RateLimiter {
 impl RateLimiter {
     pub fn new(max: usize, window: Duration) -> Self {
         // Entries idle for a whole window hold nothing that still counts, so they may go.
-        let hits = Cache::builder().max_capacity(200_000).time_to_idle(window).build();
+        let hits = Cache::builder()
+            .max_capacity(200_000)
+            .time_to_idle(window)
+            .build();
         RateLimiter { max, window, hits }
     }
 
     /// Takes a slot for `key` if fewer than `max` were taken within the window.
     pub fn try_acquire(&self, key: &str) -> bool {
         let entry = self.hits.get_with(key.to_string(), Default::default);
-        let mut times = entry.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut times = entry
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let now = Instant::now();
-        while times.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= self.window)
+        {
             times.pop_front();
         }
         if times.len() >= self.max {
@@ -39,7 +47,10 @@ impl RateLimiter {
     /// Gives back the most recent slot of `key` (the submission it was taken for was not stored).
     pub fn release(&self, key: &str) {
         if let Some(entry) = self.hits.get(key) {
-            entry.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop_back();
+            entry
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .pop_back();
         }
     }
 }
@@ -55,7 +66,10 @@ mod tests {
         assert!(!limiter.try_acquire("a@example.com"));
         assert!(limiter.try_acquire("b@example.com"), "keys are independent");
         limiter.release("a@example.com");
-        assert!(limiter.try_acquire("a@example.com"), "a released slot can be used again");
+        assert!(
+            limiter.try_acquire("a@example.com"),
+            "a released slot can be used again"
+        );
     }
 
     #[test]

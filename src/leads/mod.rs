@@ -55,7 +55,12 @@ pub struct LeadSettings {
 
 impl Default for LeadSettings {
     fn default() -> Self {
-        LeadSettings { database: PathBuf::from("truckins.db"), ip_limit: 20, pool_size: 8, trusted_proxies: Vec::new() }
+        LeadSettings {
+            database: PathBuf::from("truckins.db"),
+            ip_limit: 20,
+            pool_size: 8,
+            trusted_proxies: Vec::new(),
+        }
     }
 }
 
@@ -78,10 +83,14 @@ pub fn stage() -> AdHoc {
         };
         let path = settings.database.clone();
         let size = settings.pool_size;
-        let pool = match rocket::tokio::task::spawn_blocking(move || store::open(&path, size)).await {
+        let pool = match rocket::tokio::task::spawn_blocking(move || store::open(&path, size)).await
+        {
             Ok(Ok(pool)) => pool,
             Ok(Err(error)) => {
-                rocket::error!("cannot open the leads database {}: {error}", settings.database.display());
+                rocket::error!(
+                    "cannot open the leads database {}: {error}",
+                    settings.database.display()
+                );
                 return Err(rocket);
             }
             Err(error) => {
@@ -133,9 +142,16 @@ impl Form {
 
     fn fields(self) -> &'static [&'static str] {
         match self {
-            Form::Quote => {
-                &["name", "email", "phone", "company", "insurance_type", "vehicle_count", "dot_number", "consent"]
-            }
+            Form::Quote => &[
+                "name",
+                "email",
+                "phone",
+                "company",
+                "insurance_type",
+                "vehicle_count",
+                "dot_number",
+                "consent",
+            ],
             Form::Contact => &["name", "email", "subject", "message"],
         }
     }
@@ -170,9 +186,22 @@ impl<'r> FromRequest<'r> for Visit {
     type Error = std::convert::Infallible;
 
     async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
-        let ip = request.guard::<ClientIp>().await.succeeded().unwrap_or(ClientIp([0, 0, 0, 0].into()));
-        let header = |name: &str| request.headers().get_one(name).map(|v| v.chars().take(500).collect());
-        Outcome::Success(Visit { ip, user_agent: header("User-Agent"), referer: header("Referer") })
+        let ip = request
+            .guard::<ClientIp>()
+            .await
+            .succeeded()
+            .unwrap_or(ClientIp([0, 0, 0, 0].into()));
+        let header = |name: &str| {
+            request
+                .headers()
+                .get_one(name)
+                .map(|v| v.chars().take(500).collect())
+        };
+        Outcome::Success(Visit {
+            ip,
+            user_agent: header("User-Agent"),
+            referer: header("Referer"),
+        })
     }
 }
 
@@ -189,7 +218,10 @@ impl<'r> Responder<'r, 'static> for Reply {
         match self {
             Reply::Json(status, value) => {
                 let body = value.to_string();
-                response.status(status).header(ContentType::JSON).sized_body(body.len(), std::io::Cursor::new(body));
+                response
+                    .status(status)
+                    .header(ContentType::JSON)
+                    .sized_body(body.len(), std::io::Cursor::new(body));
             }
             Reply::Page(status, html) => {
                 response
@@ -199,7 +231,9 @@ impl<'r> Responder<'r, 'static> for Reply {
                     .sized_body(html.len(), std::io::Cursor::new(html));
             }
             Reply::SeeOther(location) => {
-                response.status(Status::SeeOther).header(Header::new("Location", location));
+                response
+                    .status(Status::SeeOther)
+                    .header(Header::new("Location", location));
             }
         }
         Ok(response.finalize())
@@ -207,20 +241,39 @@ impl<'r> Responder<'r, 'static> for Reply {
 }
 
 #[post("/leads/quote", data = "<body>")]
-async fn quote(body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &State<Leads>) -> Reply {
+async fn quote(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
     submit(Form::Quote, body, content_type, visit, leads).await
 }
 
 #[post("/leads/contact", data = "<body>")]
-async fn contact(body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &State<Leads>) -> Reply {
+async fn contact(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
     submit(Form::Contact, body, content_type, visit, leads).await
 }
 
 fn json_error(status: Status, message: &str) -> Reply {
-    Reply::Json(status, json!({ "error": status.reason_lossy(), "message": message }))
+    Reply::Json(
+        status,
+        json!({ "error": status.reason_lossy(), "message": message }),
+    )
 }
 
-async fn submit(form: Form, body: Data<'_>, content_type: Option<&ContentType>, visit: Visit, leads: &Leads) -> Reply {
+async fn submit(
+    form: Form,
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &Leads,
+) -> Reply {
     let is_json = content_type.is_some_and(|c| c.is_json());
     let is_form = content_type.is_some_and(|c| c.is_form());
     if !is_json && !is_form {
@@ -231,16 +284,34 @@ async fn submit(form: Form, body: Data<'_>, content_type: Option<&ContentType>, 
     }
     let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
         Ok(text) if text.is_complete() => text.into_inner(),
-        Ok(_) => return json_error(Status::PayloadTooLarge, "The request body is larger than 64 KiB."),
-        Err(_) => return json_error(Status::BadRequest, "The request body is not valid UTF-8 text."),
+        Ok(_) => {
+            return json_error(
+                Status::PayloadTooLarge,
+                "The request body is larger than 64 KiB.",
+            );
+        }
+        Err(_) => {
+            return json_error(
+                Status::BadRequest,
+                "The request body is not valid UTF-8 text.",
+            );
+        }
     };
-    let fields = if is_json { parse_json(&text, form) } else { Ok(parse_form(&text)) };
+    let fields = if is_json {
+        parse_json(&text, form)
+    } else {
+        Ok(parse_form(&text))
+    };
     let fields = match fields {
         Ok(fields) => fields,
         Err(message) => return json_error(Status::BadRequest, &message),
     };
     let answer = process(form, &fields, &visit, leads).await;
-    if is_json { answer.into_json() } else { answer.into_page(form, &fields) }
+    if is_json {
+        answer.into_json()
+    } else {
+        answer.into_page(form, &fields)
+    }
 }
 
 /// What happened to a submission, before it is put into JSON or a page.
@@ -261,13 +332,21 @@ impl Verdict {
         match self {
             Verdict::Accepted(id) => Reply::Json(Status::Created, json!({ "id": id })),
             Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
-            Verdict::Invalid(errors) => Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors })),
+            Verdict::Invalid(errors) => {
+                Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
+            }
             Verdict::RateLimited => Reply::Json(
                 Status::TooManyRequests,
                 json!({ "error": "Too Many Attempts", "message": RATE_LIMIT_MESSAGE }),
             ),
-            Verdict::Unavailable => json_error(Status::ServiceUnavailable, "The server is busy. Please try again in a moment."),
-            Verdict::Failed => json_error(Status::InternalServerError, "We're experiencing technical difficulties. Please try again later."),
+            Verdict::Unavailable => json_error(
+                Status::ServiceUnavailable,
+                "The server is busy. Please try again in a moment.",
+            ),
+            Verdict::Failed => json_error(
+                Status::InternalServerError,
+                "We're experiencing technical difficulties. Please try again later.",
+            ),
         }
     }
 
@@ -276,11 +355,21 @@ impl Verdict {
             Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.thank_you()),
             Verdict::Invalid(errors) => Reply::Page(
                 Status::UnprocessableEntity,
-                fill_template(form, fields, &errors, "Please correct the fields marked below."),
+                fill_template(
+                    form,
+                    fields,
+                    &errors,
+                    "Please correct the fields marked below.",
+                ),
             ),
             Verdict::RateLimited => Reply::Page(
                 Status::TooManyRequests,
-                fill_template(form, fields, &FieldErrors::new(), &format!("Too Many Attempts. {RATE_LIMIT_MESSAGE}")),
+                fill_template(
+                    form,
+                    fields,
+                    &FieldErrors::new(),
+                    &format!("Too Many Attempts. {RATE_LIMIT_MESSAGE}"),
+                ),
             ),
             Verdict::Unavailable | Verdict::Failed => Reply::Page(
                 Status::ServiceUnavailable,
@@ -298,11 +387,22 @@ impl Verdict {
 async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();
     if !fields.get("website").trim().is_empty() {
-        rocket::warn!("dropped a {} submission from {ip}: the honeypot field was filled", form.source());
+        rocket::warn!(
+            "dropped a {} submission from {ip}: the honeypot field was filled",
+            form.source()
+        );
         return Verdict::Dropped;
     }
-    if fields.get("elapsed_ms").trim().parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS) {
-        rocket::warn!("dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms", form.source());
+    if fields
+        .get("elapsed_ms")
+        .trim()
+        .parse::<u64>()
+        .is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
+    {
+        rocket::warn!(
+            "dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms",
+            form.source()
+        );
         return Verdict::Dropped;
     }
     let mut lead = match form {
@@ -341,7 +441,9 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     lead.created_at = now;
     lead.ip = Some(ip.clone());
     lead.user_agent = visit.user_agent.clone();
-    lead.page_url = fields.optional("page_url", 2000).or_else(|| visit.referer.clone());
+    lead.page_url = fields
+        .optional("page_url", 2000)
+        .or_else(|| visit.referer.clone());
     lead.submission_id = fields.optional("submission_id", 100);
     lead.utm_source = fields.optional("utm_source", 200);
     lead.utm_medium = fields.optional("utm_medium", 200);
@@ -355,7 +457,9 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     // A repeat is answered with the first answer and takes no rate-limit slot.
     if let Some(submission) = lead.submission_id.clone() {
         let pool = leads.pool.clone();
-        let found = rocket::tokio::task::spawn_blocking(move || store::find_submission(&pool, &submission)).await;
+        let found =
+            rocket::tokio::task::spawn_blocking(move || store::find_submission(&pool, &submission))
+                .await;
         if let Ok(Ok(Some(id))) = found {
             return Verdict::Accepted(id);
         }
@@ -363,7 +467,10 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
 
     let email_key = (form == Form::Contact).then(|| lead.email.clone());
     if !leads.per_ip.try_acquire(&ip) {
-        rocket::warn!("rate limit: {} submissions per 10 minutes reached by {ip}", leads.ip_limit);
+        rocket::warn!(
+            "rate limit: {} submissions per 10 minutes reached by {ip}",
+            leads.ip_limit
+        );
         return Verdict::RateLimited;
     }
     if let Some(email) = &email_key
@@ -404,8 +511,11 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
 
 /// A JSON body: an object whose form fields are strings, numbers or booleans.
 fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("The request body is not valid JSON: {e}."))?;
-    let Value::Object(object) = value else { return Err("Send the lead as a JSON object.".into()) };
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| format!("The request body is not valid JSON: {e}."))?;
+    let Value::Object(object) = value else {
+        return Err("Send the lead as a JSON object.".into());
+    };
     let mut fields = BTreeMap::new();
     for name in form.fields().iter().chain(EXTRA_FIELDS.iter()) {
         let text = match object.get(*name) {
@@ -413,7 +523,11 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
             Some(Value::String(text)) => text.clone(),
             Some(Value::Number(number)) => number.to_string(),
             Some(Value::Bool(flag)) => flag.to_string(),
-            Some(_) => return Err(format!("The field `{name}` must be text, a number or true/false.")),
+            Some(_) => {
+                return Err(format!(
+                    "The field `{name}` must be text, a number or true/false."
+                ));
+            }
         };
         fields.insert(name.to_string(), text);
     }
@@ -422,7 +536,11 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
 
 /// An `application/x-www-form-urlencoded` body; the last value of a repeated name wins.
 fn parse_form(text: &str) -> RawFields {
-    let decode = |part: &str| rocket::http::RawStr::new(part).url_decode_lossy().into_owned();
+    let decode = |part: &str| {
+        rocket::http::RawStr::new(part)
+            .url_decode_lossy()
+            .into_owned()
+    };
     RawFields(
         text.split('&')
             .filter(|pair| !pair.is_empty())
@@ -438,27 +556,45 @@ fn parse_form(text: &str) -> RawFields {
 /// and the message on top. Everything inserted is HTML-escaped.
 fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
     let Some(template) = SiteFiles::get(form.template()) else {
-        return format!("<!doctype html><title>{0}</title><p>{0}</p>", escape_html(message));
+        return format!(
+            "<!doctype html><title>{0}</title><p>{0}</p>",
+            escape_html(message)
+        );
     };
     let mut html = String::from_utf8_lossy(&template.data).into_owned();
     html = html.replace("TRUCKINS_FORM_MESSAGE", &escape_html(message));
     for name in form.fields() {
         let value = fields.get(name);
         html = html.replace(&format!("TRUCKINS_VALUE_{name}"), &escape_html(value));
-        html = html.replace(&format!("TRUCKINS_ERROR_{name}"), &escape_html(errors.get(name).copied().unwrap_or("")));
+        html = html.replace(
+            &format!("TRUCKINS_ERROR_{name}"),
+            &escape_html(errors.get(name).copied().unwrap_or("")),
+        );
     }
     if form == Form::Quote {
         let chosen = fields.get("insurance_type");
         if validate::INSURANCE_TYPES.contains(&chosen) {
-            html = html.replacen(&format!("<option value=\"{chosen}\">"), &format!("<option value=\"{chosen}\" selected=\"\">"), 1);
+            html = html.replacen(
+                &format!("<option value=\"{chosen}\">"),
+                &format!("<option value=\"{chosen}\" selected=\"\">"),
+                1,
+            );
         }
         if matches!(fields.get("consent"), "true" | "on" | "yes" | "1") {
-            html = html.replacen("data-fill=\"consent\"", "data-fill=\"consent\" checked=\"\"", 1);
+            html = html.replacen(
+                "data-fill=\"consent\"",
+                "data-fill=\"consent\" checked=\"\"",
+                1,
+            );
         }
     }
     html
 }
 
 pub fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
 }

@@ -73,7 +73,9 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
     }
     let manager = SqliteConnectionManager::file(path).with_init(|connection| {
         connection.busy_timeout(Duration::from_secs(5))?;
-        connection.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        connection.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+        )
     });
     let pool = Pool::builder()
         .max_size(pool_size)
@@ -88,7 +90,8 @@ fn migrate(connection: &mut PooledConnection<SqliteConnectionManager>) -> Result
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
     )?;
     for (version, sql) in MIGRATIONS {
-        let transaction = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let transaction =
+            connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let applied: bool = transaction.query_row(
             "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?1)",
             [version],
@@ -96,10 +99,10 @@ fn migrate(connection: &mut PooledConnection<SqliteConnectionManager>) -> Result
         )?;
         if !applied {
             transaction.execute_batch(sql)?;
-            transaction.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)", params![
-                version,
-                now()
-            ])?;
+            transaction.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+                params![version, now()],
+            )?;
         }
         transaction.commit()?;
     }
@@ -109,7 +112,8 @@ fn migrate(connection: &mut PooledConnection<SqliteConnectionManager>) -> Result
 /// The current time as RFC 3339 UTC text, e.g. `2026-11-22T08:15:00.123Z`.
 pub fn now() -> String {
     let now = time::OffsetDateTime::now_utc();
-    now.format(&time::format_description::well_known::Rfc3339).unwrap_or_else(|_| now.unix_timestamp().to_string())
+    now.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| now.unix_timestamp().to_string())
 }
 
 /// Everything stored about one lead.
@@ -189,47 +193,61 @@ pub enum Stored {
 /// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
 pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     let mut connection = pool.get()?;
-    let transaction = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if let Some(submission) = &lead.submission_id {
         let earlier: Option<i64> = transaction
-            .query_row("SELECT id FROM leads WHERE submission_id = ?1", [submission], |row| row.get(0))
+            .query_row(
+                "SELECT id FROM leads WHERE submission_id = ?1",
+                [submission],
+                |row| row.get(0),
+            )
             .optional()?;
         if let Some(id) = earlier {
             return Ok(Stored::Repeat(id));
         }
     }
-    let placeholders = (1..COLUMNS.len()).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
-    let sql = format!("INSERT INTO leads ({}) VALUES ({placeholders})", COLUMNS[1..].join(", "));
-    transaction.execute(&sql, params![
-        lead.source,
-        lead.status,
-        lead.created_at,
-        lead.name,
-        lead.email,
-        lead.phone,
-        lead.company,
-        lead.insurance_type,
-        lead.vehicle_count,
-        lead.dot_number,
-        lead.subject,
-        lead.message,
-        lead.consent_given,
-        lead.consent_text,
-        lead.consent_version,
-        lead.consent_at,
-        lead.ip,
-        lead.user_agent,
-        lead.page_url,
-        lead.utm_source,
-        lead.utm_medium,
-        lead.utm_campaign,
-        lead.utm_term,
-        lead.utm_content,
-        lead.gclid,
-        lead.referrer,
-        lead.landing_page,
-        lead.submission_id,
-    ])?;
+    let placeholders = (1..COLUMNS.len())
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO leads ({}) VALUES ({placeholders})",
+        COLUMNS[1..].join(", ")
+    );
+    transaction.execute(
+        &sql,
+        params![
+            lead.source,
+            lead.status,
+            lead.created_at,
+            lead.name,
+            lead.email,
+            lead.phone,
+            lead.company,
+            lead.insurance_type,
+            lead.vehicle_count,
+            lead.dot_number,
+            lead.subject,
+            lead.message,
+            lead.consent_given,
+            lead.consent_text,
+            lead.consent_version,
+            lead.consent_at,
+            lead.ip,
+            lead.user_agent,
+            lead.page_url,
+            lead.utm_source,
+            lead.utm_medium,
+            lead.utm_campaign,
+            lead.utm_term,
+            lead.utm_content,
+            lead.gclid,
+            lead.referrer,
+            lead.landing_page,
+            lead.submission_id,
+        ],
+    )?;
     let id = transaction.last_insert_rowid();
     transaction.commit()?;
     Ok(Stored::New(id))
@@ -239,7 +257,11 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
 pub fn find_submission(pool: &DbPool, submission_id: &str) -> Result<Option<i64>, StoreError> {
     let connection = pool.get()?;
     let id = connection
-        .query_row("SELECT id FROM leads WHERE submission_id = ?1", [submission_id], |row| row.get(0))
+        .query_row(
+            "SELECT id FROM leads WHERE submission_id = ?1",
+            [submission_id],
+            |row| row.get(0),
+        )
         .optional()?;
     Ok(id)
 }
@@ -300,7 +322,10 @@ pub fn list(pool: &DbPool, filter: &LeadFilter) -> Result<Vec<Lead>, StoreError>
 
 /// Moves a lead to `status`; false when no lead has that id.
 pub fn set_status(pool: &DbPool, id: i64, status: &str) -> Result<bool, StoreError> {
-    let changed = pool.get()?.execute("UPDATE leads SET status = ?1 WHERE id = ?2", params![status, id])?;
+    let changed = pool.get()?.execute(
+        "UPDATE leads SET status = ?1 WHERE id = ?2",
+        params![status, id],
+    )?;
     Ok(changed == 1)
 }
 
@@ -309,7 +334,8 @@ mod tests {
     use super::*;
 
     fn temp_db(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("truckins-store-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("truckins-store-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join("leads.db")
     }
@@ -331,7 +357,9 @@ mod tests {
         let pool = open(&temp_db("repeat"), 2).unwrap();
         let first = insert(&pool, &lead(Some("abc"))).unwrap();
         let again = insert(&pool, &lead(Some("abc"))).unwrap();
-        let Stored::New(id) = first else { panic!("{first:?}") };
+        let Stored::New(id) = first else {
+            panic!("{first:?}")
+        };
         assert_eq!(again, Stored::Repeat(id));
         assert_eq!(list(&pool, &LeadFilter::default()).unwrap().len(), 1);
     }
@@ -342,24 +370,46 @@ mod tests {
         drop(open(&path, 1).unwrap());
         let pool = open(&path, 1).unwrap();
         let connection = pool.get().unwrap();
-        let versions: i64 = connection.query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
+        let versions: i64 = connection
+            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(versions, MIGRATIONS.len() as i64);
-        let mode: String = connection.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        let mode: String = connection
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(mode, "wal");
-        let synchronous: i64 = connection.query_row("PRAGMA synchronous", [], |r| r.get(0)).unwrap();
+        let synchronous: i64 = connection
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(synchronous, 2, "FULL");
     }
 
     #[test]
     fn status_and_since_filter_the_list() {
         let pool = open(&temp_db("filter"), 2).unwrap();
-        let Stored::New(id) = insert(&pool, &lead(None)).unwrap() else { panic!() };
+        let Stored::New(id) = insert(&pool, &lead(None)).unwrap() else {
+            panic!()
+        };
         insert(&pool, &lead(None)).unwrap();
         assert!(set_status(&pool, id, "won").unwrap());
         assert!(!set_status(&pool, 9999, "won").unwrap());
-        let won = list(&pool, &LeadFilter { status: Some("won".into()), ..LeadFilter::default() }).unwrap();
+        let won = list(
+            &pool,
+            &LeadFilter {
+                status: Some("won".into()),
+                ..LeadFilter::default()
+            },
+        )
+        .unwrap();
         assert_eq!(won.iter().map(|l| l.id).collect::<Vec<_>>(), vec![id]);
-        let future = list(&pool, &LeadFilter { since: Some("2999-01-01".into()), ..LeadFilter::default() }).unwrap();
+        let future = list(
+            &pool,
+            &LeadFilter {
+                since: Some("2999-01-01".into()),
+                ..LeadFilter::default()
+            },
+        )
+        .unwrap();
         assert!(future.is_empty());
     }
 }

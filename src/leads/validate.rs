@@ -10,7 +10,14 @@ use std::collections::BTreeMap;
 pub type FieldErrors = BTreeMap<&'static str, &'static str>;
 
 /// The six insurance types of the quote form, by value.
-pub const INSURANCE_TYPES: [&str; 6] = ["commercial", "hotshot", "dump", "cargo", "liability", "other"];
+pub const INSURANCE_TYPES: [&str; 6] = [
+    "commercial",
+    "hotshot",
+    "dump",
+    "cargo",
+    "liability",
+    "other",
+];
 
 /// The fields a visitor sends, as text; absent and empty are the same.
 #[derive(Debug, Default, Clone)]
@@ -59,7 +66,11 @@ pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
     if !INSURANCE_TYPES.contains(&insurance_type) {
         errors.insert("insurance_type", "Please select an insurance type");
     }
-    let vehicle_count = check(&mut errors, "vehicle_count", vehicle_count(fields.get("vehicle_count")));
+    let vehicle_count = check(
+        &mut errors,
+        "vehicle_count",
+        vehicle_count(fields.get("vehicle_count")),
+    );
     let dot = fields.get("dot_number").trim();
     if !dot.is_empty() && !(dot.len() <= 8 && dot.chars().all(|c| c.is_ascii_digit())) {
         errors.insert("dot_number", "DOT number must be 1-8 digits");
@@ -108,10 +119,19 @@ pub fn contact(fields: &RawFields) -> Result<ContactLead, FieldErrors> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(ContactLead { name: name.unwrap_or_default(), email: email.unwrap_or_default(), subject, message })
+    Ok(ContactLead {
+        name: name.unwrap_or_default(),
+        email: email.unwrap_or_default(),
+        subject,
+        message,
+    })
 }
 
-fn check<T>(errors: &mut FieldErrors, field: &'static str, result: Result<T, &'static str>) -> Option<T> {
+fn check<T>(
+    errors: &mut FieldErrors,
+    field: &'static str,
+    result: Result<T, &'static str>,
+) -> Option<T> {
     result.map_err(|message| errors.insert(field, message)).ok()
 }
 
@@ -126,7 +146,8 @@ fn name(raw: &str) -> Result<String, &'static str> {
         return Err("Name must be less than 100 characters");
     }
     // Checked on what was typed, so markup never passes by being stripped into something valid.
-    let allowed = |c: char| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'' || c == '\u{2019}';
+    let allowed =
+        |c: char| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'' || c == '\u{2019}';
     if !raw.trim().chars().all(allowed) {
         return Err("Name can only contain letters, spaces, hyphens, and apostrophes");
     }
@@ -154,14 +175,20 @@ fn email(raw: &str) -> Result<String, &'static str> {
                         && !label.ends_with('-')
                         && label.chars().all(|c| c.is_alphanumeric() || c == '-')
                 })
-                && local.chars().all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c))
+                && local
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c))
                 && !local.starts_with('.')
                 && !local.ends_with('.')
                 && !local.contains("..")
         }
         None => false,
     };
-    if valid { Ok(email) } else { Err("Please enter a valid email address") }
+    if valid {
+        Ok(email)
+    } else {
+        Err("Please enter a valid email address")
+    }
 }
 
 /// DECISIONS 11: optional; US formats accepted ((555) 010-0142, 555.010.0142, +1 555 010 0142, ...), stored as
@@ -172,7 +199,11 @@ fn optional_phone(raw: &str) -> Result<Option<String>, &'static str> {
         return Ok(None);
     }
     const MESSAGE: &str = "Please enter a valid US phone number";
-    if !raw.chars().all(|c| c.is_ascii_digit() || " ()-.+".contains(c)) || raw.len() > 25 {
+    if !raw
+        .chars()
+        .all(|c| c.is_ascii_digit() || " ()-.+".contains(c))
+        || raw.len() > 25
+    {
         return Err(MESSAGE);
     }
     let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
@@ -202,7 +233,10 @@ fn vehicle_count(raw: &str) -> Result<i64, &'static str> {
 }
 
 fn is_true(raw: &str) -> bool {
-    matches!(raw.trim().to_ascii_lowercase().as_str(), "true" | "on" | "yes" | "1")
+    matches!(
+        raw.trim().to_ascii_lowercase().as_str(),
+        "true" | "on" | "yes" | "1"
+    )
 }
 
 /// Spec: trim, strip angle brackets, strip script-protocol text and inline event-handler patterns.
@@ -240,7 +274,10 @@ fn remove_event_handlers(text: &str) -> String {
     let mut copied = 0;
     while i + 2 < bytes.len() {
         let starts_word = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        if starts_word && bytes[i].eq_ignore_ascii_case(&b'o') && bytes[i + 1].eq_ignore_ascii_case(&b'n') {
+        if starts_word
+            && bytes[i].eq_ignore_ascii_case(&b'o')
+            && bytes[i + 1].eq_ignore_ascii_case(&b'n')
+        {
             let mut j = i + 2;
             while j < bytes.len() && bytes[j].is_ascii_alphabetic() {
                 j += 1;
@@ -267,7 +304,12 @@ mod tests {
     use super::*;
 
     fn fields(pairs: &[(&str, &str)]) -> RawFields {
-        RawFields(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        RawFields(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
     }
 
     fn good_quote() -> Vec<(&'static str, &'static str)> {
@@ -304,19 +346,71 @@ mod tests {
         let cases: [((&str, &str), &str, &str); 15] = [
             (("name", ""), "name", "Name must be at least 2 characters"),
             (("name", "A"), "name", "Name must be at least 2 characters"),
-            (("name", &*"a".repeat(101).leak()), "name", "Name must be less than 100 characters"),
-            (("name", "R2-D2"), "name", "Name can only contain letters, spaces, hyphens, and apostrophes"),
-            (("email", "not-an-email"), "email", "Please enter a valid email address"),
-            (("email", "a@b"), "email", "Please enter a valid email address"),
-            (("phone", "12345"), "phone", "Please enter a valid US phone number"),
-            (("company", &*"c".repeat(201).leak()), "company", "Company name must be less than 200 characters"),
-            (("insurance_type", "boat"), "insurance_type", "Please select an insurance type"),
-            (("vehicle_count", ""), "vehicle_count", "Please select vehicle count"),
-            (("vehicle_count", "0"), "vehicle_count", "Invalid vehicle count format"),
-            (("vehicle_count", "2.5"), "vehicle_count", "Invalid vehicle count format"),
-            (("dot_number", "123456789"), "dot_number", "DOT number must be 1-8 digits"),
-            (("dot_number", "12ab"), "dot_number", "DOT number must be 1-8 digits"),
-            (("consent", "false"), "consent", "You must agree to our communication terms"),
+            (
+                ("name", &*"a".repeat(101).leak()),
+                "name",
+                "Name must be less than 100 characters",
+            ),
+            (
+                ("name", "R2-D2"),
+                "name",
+                "Name can only contain letters, spaces, hyphens, and apostrophes",
+            ),
+            (
+                ("email", "not-an-email"),
+                "email",
+                "Please enter a valid email address",
+            ),
+            (
+                ("email", "a@b"),
+                "email",
+                "Please enter a valid email address",
+            ),
+            (
+                ("phone", "12345"),
+                "phone",
+                "Please enter a valid US phone number",
+            ),
+            (
+                ("company", &*"c".repeat(201).leak()),
+                "company",
+                "Company name must be less than 200 characters",
+            ),
+            (
+                ("insurance_type", "boat"),
+                "insurance_type",
+                "Please select an insurance type",
+            ),
+            (
+                ("vehicle_count", ""),
+                "vehicle_count",
+                "Please select vehicle count",
+            ),
+            (
+                ("vehicle_count", "0"),
+                "vehicle_count",
+                "Invalid vehicle count format",
+            ),
+            (
+                ("vehicle_count", "2.5"),
+                "vehicle_count",
+                "Invalid vehicle count format",
+            ),
+            (
+                ("dot_number", "123456789"),
+                "dot_number",
+                "DOT number must be 1-8 digits",
+            ),
+            (
+                ("dot_number", "12ab"),
+                "dot_number",
+                "DOT number must be 1-8 digits",
+            ),
+            (
+                ("consent", "false"),
+                "consent",
+                "You must agree to our communication terms",
+            ),
         ];
         for (change, field, message) in cases {
             let errors = quote_error(change);
@@ -324,7 +418,10 @@ mod tests {
             assert_eq!(errors.len(), 1, "{change:?}: {errors:?}");
         }
         let long_email = format!("{}@example.com", "a".repeat(250));
-        assert_eq!(quote_error(("email", long_email.leak())).get("email"), Some(&"Email must be less than 255 characters"));
+        assert_eq!(
+            quote_error(("email", long_email.leak())).get("email"),
+            Some(&"Email must be less than 255 characters")
+        );
     }
 
     #[test]
@@ -332,32 +429,78 @@ mod tests {
         let mut pairs = good_quote();
         pairs.retain(|(k, _)| !["phone", "company", "dot_number"].contains(k));
         let lead = quote(&fields(&pairs)).unwrap();
-        assert_eq!((lead.phone, lead.company, lead.dot_number), (None, None, None));
+        assert_eq!(
+            (lead.phone, lead.company, lead.dot_number),
+            (None, None, None)
+        );
     }
 
     #[test]
     fn us_phone_formats_are_normalised() {
-        for raw in ["555-210-0142", "(555) 210-0142", "555.210.0142", "+1 555 210 0142", "15552100142"] {
-            assert_eq!(optional_phone(raw), Ok(Some("+15552100142".to_string())), "{raw}");
+        for raw in [
+            "555-210-0142",
+            "(555) 210-0142",
+            "555.210.0142",
+            "+1 555 210 0142",
+            "15552100142",
+        ] {
+            assert_eq!(
+                optional_phone(raw),
+                Ok(Some("+15552100142".to_string())),
+                "{raw}"
+            );
         }
-        for raw in ["055-210-0142", "555-110-0142", "+44 20 7946 0958", "555-210-014x"] {
+        for raw in [
+            "055-210-0142",
+            "555-110-0142",
+            "+44 20 7946 0958",
+            "555-210-014x",
+        ] {
             assert!(optional_phone(raw).is_err(), "{raw}");
         }
     }
 
     #[test]
     fn contact_rules_use_the_spec_messages() {
-        let good = [("name", "Luis Ortega"), ("email", "luis@example.com"), ("subject", "Certificate"), ("message", "Please send a COI.")];
+        let good = [
+            ("name", "Luis Ortega"),
+            ("email", "luis@example.com"),
+            ("subject", "Certificate"),
+            ("message", "Please send a COI."),
+        ];
         assert!(contact(&fields(&good)).is_ok());
         let errors = contact(&fields(&[("subject", "Hi"), ("message", "short")])).unwrap_err();
-        assert_eq!(errors.get("name"), Some(&"Name must be at least 2 characters"));
-        assert_eq!(errors.get("email"), Some(&"Please enter a valid email address"));
-        assert_eq!(errors.get("subject"), Some(&"Subject must be at least 5 characters"));
-        assert_eq!(errors.get("message"), Some(&"Message must be at least 10 characters"));
-        let long = fields(&[("name", "Luis"), ("email", "l@example.com"), ("subject", &"s".repeat(201)), ("message", &"m".repeat(2001))]);
+        assert_eq!(
+            errors.get("name"),
+            Some(&"Name must be at least 2 characters")
+        );
+        assert_eq!(
+            errors.get("email"),
+            Some(&"Please enter a valid email address")
+        );
+        assert_eq!(
+            errors.get("subject"),
+            Some(&"Subject must be at least 5 characters")
+        );
+        assert_eq!(
+            errors.get("message"),
+            Some(&"Message must be at least 10 characters")
+        );
+        let long = fields(&[
+            ("name", "Luis"),
+            ("email", "l@example.com"),
+            ("subject", &"s".repeat(201)),
+            ("message", &"m".repeat(2001)),
+        ]);
         let errors = contact(&long).unwrap_err();
-        assert_eq!(errors.get("subject"), Some(&"Subject must be less than 200 characters"));
-        assert_eq!(errors.get("message"), Some(&"Message must be less than 2000 characters"));
+        assert_eq!(
+            errors.get("subject"),
+            Some(&"Subject must be less than 200 characters")
+        );
+        assert_eq!(
+            errors.get("message"),
+            Some(&"Message must be less than 2000 characters")
+        );
     }
 
     #[test]
@@ -365,7 +508,10 @@ mod tests {
         assert_eq!(sanitize("  <b>Hello</b>  "), "bHello/b");
         assert_eq!(sanitize("JavaScript:alert(1)"), "alert(1)");
         assert_eq!(sanitize("javajavascript:script:x"), "x");
-        assert_eq!(sanitize("img onerror=alert(1) onLoad = x"), "img alert(1)  x");
+        assert_eq!(
+            sanitize("img onerror=alert(1) onLoad = x"),
+            "img alert(1)  x"
+        );
         assert_eq!(sanitize("Question on insurance"), "Question on insurance");
         assert_eq!(sanitize("money=on"), "money=on");
         let subject = contact(&fields(&[

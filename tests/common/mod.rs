@@ -10,8 +10,11 @@ use rocket::local::blocking::Client;
 /// A path for a new database file, unique to this test process and call.
 pub fn temp_database(label: &str) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir()
-        .join(format!("truckins-test-{}-{}-{label}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
+    let dir = std::env::temp_dir().join(format!(
+        "truckins-test-{}-{}-{label}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join("leads.db")
@@ -19,7 +22,9 @@ pub fn temp_database(label: &str) -> PathBuf {
 
 /// Rocket's default configuration with a test database and quiet logs.
 pub fn figment(database: &PathBuf) -> Figment {
-    rocket::Config::figment().merge(("database", database)).merge(("log_level", "critical"))
+    rocket::Config::figment()
+        .merge(("database", database))
+        .merge(("log_level", "critical"))
 }
 
 pub fn client() -> Client {

@@ -2,8 +2,11 @@
 // copyright year current (DECISIONS 13: the year when the page is viewed, not when it was built).
 import { createElement, type ComponentType } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { captureAttribution } from './islands/formSupport';
 import { islands, type IslandName } from './islands/registry';
 import './styles.css';
+
+captureAttribution();
 
 for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
   const name = element.dataset.island as IslandName;

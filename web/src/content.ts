@@ -76,6 +76,7 @@ export interface Document {
 
 export interface Content {
   site: Site;
+  forms: { consent_version: string; consent_text: string };
   home: { title: string; description: string; hero: { headline: string; subtext: string }; why: TitledText[] };
   testimonials: { name: string; position: string; content: string; rating: number }[];
   faq: Faq[];

@@ -118,7 +118,9 @@ export async function renderPath(path: string, assets: Assets): Promise<{ status
   const route = routes().find((r) => r.path === path);
   if (route) return { status: 200, html: await renderRoute(route, assets) };
   const errors = errorRoutes();
-  const notFound = path.startsWith('/blog/') ? errors[1]! : errors[0]!;
+  const direct = errors.find((r) => r.path === path && !r.file.startsWith('_'));
+  if (direct) return { status: 200, html: await renderRoute(direct, assets) };
+  const notFound = errors.find((r) => r.file === (path.startsWith('/blog/') ? '_errors/blog-404.html' : '_errors/404.html'))!;
   return { status: 404, html: await renderRoute(notFound, assets) };
 }
 

@@ -7,6 +7,7 @@ import { BlogList } from './pages/BlogList';
 import { BlogPost } from './pages/BlogPost';
 import { Home } from './pages/Home';
 import { About, Contact, CoverageTypes, DocumentPage, FaqPage, GetQuote, ProductsOverview, SitemapPage } from './pages/InfoPages';
+import { FormCorrection, ThankYou } from './pages/FormPages';
 import { BlogPostNotFound, ErrorPage, NotFound } from './pages/NotFound';
 import { ProductPage } from './pages/ProductPage';
 
@@ -109,7 +110,7 @@ function sitemapGroups(list: Route[]) {
   return order.map((title) => ({ title, links: byGroup.get(title)! }));
 }
 
-/** Pages the server answers with an error status; never listed, never indexed. */
+/** Pages outside the sitemap, never indexed: form results and the pages the server answers errors with. */
 export function errorRoutes(): Route[] {
   const error = (file: string, title: string, render: () => ReactElement): Route => ({
     path: `/${file}`,
@@ -117,7 +118,15 @@ export function errorRoutes(): Route[] {
     head: { title: titled(title), description: site.description, path: '/', noindex: true },
     render,
   });
+  const thanks = (path: string, title: string, text: string): Route => ({
+    ...error(`${path.slice(1)}/index.html`, title, () => <ThankYou title={title} text={text} />),
+    path,
+  });
   return [
+    thanks('/get-quote/thank-you', 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
+    thanks('/contact/thank-you', 'Message received!', "Thank you for contacting us. We'll respond shortly."),
+    error('_forms/quote.html', 'Please Check Your Details', () => <FormCorrection form="quote" />),
+    error('_forms/contact.html', 'Please Check Your Details', () => <FormCorrection form="contact" />),
     error('_errors/404.html', 'Page Not Found', () => <NotFound />),
     error('_errors/blog-404.html', 'Blog Post Not Found', () => <BlogPostNotFound />),
     error('_errors/400.html', 'Bad Request', () => <ErrorPage status={400} />),

@@ -10,6 +10,8 @@ export const islands = {
   Toaster: () => import('./Toaster'),
   RoadCanvas: () => import('./RoadCanvas'),
   BlogExplorer: () => import('./BlogExplorer'),
+  QuoteForm: () => import('./QuoteForm'),
+  ContactForm: () => import('./ContactForm'),
 } satisfies Record<string, Loader>;
 
 export type IslandName = keyof typeof islands;

@@ -9,7 +9,7 @@ import { Section, SectionHeading } from '../ui/Section';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
 import { ProductGrid } from '../widgets/ProductCards';
-import { QuoteSlot } from '../widgets/QuoteSlot';
+import { QuoteFormIsland } from '../widgets/QuoteFormIsland';
 import { Testimonials } from '../widgets/Testimonials';
 import { postCard } from './postCards';
 
@@ -51,7 +51,7 @@ export function Home() {
               ))}
             </ul>
           </div>
-          <QuoteSlot />
+          <QuoteFormIsland idPrefix="home-quote" />
         </div>
       </section>
 

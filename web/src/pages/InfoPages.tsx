@@ -8,6 +8,9 @@ import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
 import { PageHero } from '../widgets/PageHero';
 import { ProductGrid } from '../widgets/ProductCards';
+import { QuoteFormIsland } from '../widgets/QuoteFormIsland';
+import ContactForm from '../islands/ContactForm';
+import { Island } from '../ui/Island';
 
 interface Intro {
   heading: string;
@@ -114,7 +117,7 @@ export function GetQuote() {
   );
   return (
     <>
-      <PageHero kicker="Free quote" title={copy.heading} intro={copy.subtext} aside={<QuoteRequestPanel />} />
+      <PageHero kicker="Free quote" title={copy.heading} intro={copy.subtext} aside={<QuoteFormIsland idPrefix="page-quote" />} />
       <Section labelledBy="why-quotes-heading">
         <SectionHeading id="why-quotes-heading" title="Why Choose Our Insurance Quotes" />
         <Cards items={copy.why} icons={['layers', 'zap', 'award', 'shieldCheck']} />
@@ -131,26 +134,6 @@ export function GetQuote() {
         </p>
       </Section>
     </>
-  );
-}
-
-/** The ways to request a quote today: by phone or e-mail, with the details to include. */
-function QuoteRequestPanel() {
-  const subject = encodeURIComponent('Quote request');
-  return (
-    <aside aria-labelledby="quote-request-heading" className="rounded-2xl bg-white p-7 text-ink shadow-2xl md:p-9">
-      <h2 id="quote-request-heading" className="text-2xl font-bold">
-        Request Your Quote
-      </h2>
-      <p className="mt-2 text-muted">Talk to a specialist now, or send your details and we will call you back.</p>
-      <ButtonLink href={telHref} size="lg" className="mt-6 w-full">
-        <Icon name="phone" /> Call {site.phone}
-      </ButtonLink>
-      <ButtonLink href={`${mailHref}?subject=${subject}`} size="lg" variant="outline" className="mt-3 w-full">
-        <Icon name="mail" /> E-mail {site.email}
-      </ButtonLink>
-      <p className="mt-5 text-sm text-muted">Include your name, company, DOT number if you have one, the type and number of trucks, and the coverage you need.</p>
-    </aside>
   );
 }
 
@@ -257,15 +240,9 @@ export function Contact() {
           </address>
         </div>
       </Section>
-      <Section tone="mist" labelledBy="message-heading">
-        <div className="mx-auto max-w-2xl text-center">
-          <h2 id="message-heading" className="text-3xl font-bold">
-            Send Us a Message
-          </h2>
-          <p className="mt-4 text-lg text-muted">Write to us about a policy, a certificate, a filing or a claim, and a specialist will answer within 24 hours.</p>
-          <ButtonLink href={`${mailHref}?subject=${encodeURIComponent('Message from the website')}`} size="lg" className="mt-8">
-            <Icon name="mail" /> Write to {site.email}
-          </ButtonLink>
+      <Section tone="mist" labelledBy="contact-form-heading">
+        <div className="mx-auto max-w-3xl">
+          <Island name="ContactForm" component={ContactForm} props={{}} className="block" />
         </div>
       </Section>
     </>

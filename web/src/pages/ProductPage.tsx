@@ -7,7 +7,7 @@ import { Image } from '../ui/Image';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
 import { PageHero } from '../widgets/PageHero';
-import { QuoteSlot } from '../widgets/QuoteSlot';
+import { QuoteFormIsland } from '../widgets/QuoteFormIsland';
 
 export function ProductPage({ product }: { product: Product }) {
   const faqs = product.faqs.length > 0 ? product.faqs : content.faq.slice(0, 4);
@@ -17,7 +17,7 @@ export function ProductPage({ product }: { product: Product }) {
         kicker={product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type'}
         title={product.title}
         intro={product.description}
-        aside={<QuoteSlot heading={`Quote ${product.menu_label} Coverage`} />}
+        aside={<QuoteFormIsland idPrefix="product-quote" heading={`Quote ${product.menu_label} Coverage`} insuranceType={product.insurance_type} />}
       >
         <h2 className="mt-8 text-lg font-bold text-white">Coverage Highlights</h2>
         <ul className="mt-3 space-y-2">
@@ -105,7 +105,7 @@ export function ProductPage({ product }: { product: Product }) {
         </div>
         <div>
           <div className="lg:sticky lg:top-24">
-            <QuoteSlot compact heading="Ready for a Quote?" />
+            <QuoteFormIsland idPrefix="sidebar-quote" compact heading="Ready for a Quote?" insuranceType={product.insurance_type} />
           </div>
         </div>
       </div>

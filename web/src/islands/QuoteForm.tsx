@@ -1,0 +1,149 @@
+// The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
+// leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
+// Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { describedBy, Field, inputClass } from '../ui/Field';
+import { focusFirstError, formFields, newSubmissionId, postLead, type FieldErrors } from './formSupport';
+import { showToast } from './toast';
+
+export const INSURANCE_OPTIONS = [
+  { value: 'commercial', label: 'Commercial Truck' },
+  { value: 'hotshot', label: 'Hot Shot' },
+  { value: 'dump', label: 'Dump Truck' },
+  { value: 'cargo', label: 'Cargo' },
+  { value: 'liability', label: 'General Liability' },
+  { value: 'other', label: 'Other' },
+];
+
+export const QUOTE_ENDPOINT = '/api/leads/quote';
+
+export interface QuoteFormProps {
+  idPrefix: string;
+  variant: 'full' | 'compact';
+  heading: string;
+  consentText: string;
+  insuranceType?: string;
+  /** Server-side only: render the markers the no-JavaScript error page fills in. */
+  template?: boolean;
+}
+
+const FIELDS = ['name', 'email', 'phone', 'company', 'insurance_type', 'vehicle_count', 'dot_number', 'consent'] as const;
+
+export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceType = '', template = false }: QuoteFormProps) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const submissionId = useRef<string | null>(null);
+  const hydratedAt = useRef(0);
+  useEffect(() => {
+    hydratedAt.current = Date.now();
+  }, []);
+
+  const value = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_VALUE_${name}` : undefined);
+  const error = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_ERROR_${name}` : errors[name]);
+  const id = (name: string) => `${idPrefix}-${name}`;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const form = event.currentTarget;
+    const fields = formFields(form);
+    if (!fields.consent) {
+      showToast({ title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' });
+      return;
+    }
+    submissionId.current ??= newSubmissionId();
+    setBusy(true);
+    const result = await postLead(QUOTE_ENDPOINT, {
+      ...fields,
+      consent: true,
+      submission_id: submissionId.current,
+      elapsed_ms: Date.now() - hydratedAt.current,
+    });
+    setBusy(false);
+    if (result.kind === 'created') {
+      form.reset();
+      setErrors({});
+      submissionId.current = null;
+      showToast({ title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' });
+    } else if (result.kind === 'invalid') {
+      setErrors(result.errors);
+      focusFirstError(form, result.errors);
+    } else if (result.kind === 'rate-limited') {
+      showToast({ title: 'Too Many Attempts', description: result.message, variant: 'destructive' });
+    } else {
+      showToast({ title: 'Submission Error', description: 'There was an error submitting your request. Please try again.', variant: 'destructive' });
+    }
+  };
+
+  const compact = variant === 'compact';
+  const headingId = id('heading');
+  return (
+    <form
+      action={QUOTE_ENDPOINT}
+      method="post"
+      onSubmit={submit}
+      aria-labelledby={headingId}
+      className={`rounded-2xl bg-white text-ink ${compact ? 'border border-slate-200 p-6 shadow-lg' : 'p-6 shadow-2xl md:p-8'}`}
+    >
+      <h2 id={headingId} className={`font-bold ${compact ? 'text-xl' : 'text-2xl'}`}>
+        {heading}
+      </h2>
+      <p className="mt-1 text-sm text-muted">Free and without obligation. Most quotes within 24 hours.</p>
+      <div className={`mt-5 grid gap-4 ${compact ? '' : 'sm:grid-cols-2'}`}>
+        <Field id={id('name')} label="Full Name" error={error('name')}>
+          <input id={id('name')} name="name" type="text" autoComplete="name" required minLength={2} maxLength={100} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
+        </Field>
+        <Field id={id('email')} label="Email" error={error('email')}>
+          <input id={id('email')} name="email" type="email" autoComplete="email" required maxLength={255} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
+        </Field>
+        <Field id={id('phone')} label="Phone" optional error={error('phone')}>
+          <input id={id('phone')} name="phone" type="tel" autoComplete="tel-national" inputMode="tel" maxLength={25} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
+        </Field>
+        <Field id={id('company')} label="Company" optional error={error('company')}>
+          <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={200} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
+        </Field>
+        <Field id={id('insurance_type')} label="Insurance Type" error={error('insurance_type')}>
+          <select id={id('insurance_type')} name="insurance_type" required defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
+            <option value="">Select insurance type</option>
+            {INSURANCE_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={id('vehicle_count')} label="Number of Vehicles" error={error('vehicle_count')}>
+          <input id={id('vehicle_count')} name="vehicle_count" type="number" min={1} step={1} required inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
+        </Field>
+        <div className={compact ? '' : 'sm:col-span-2'}>
+          <Field id={id('dot_number')} label="DOT Number" optional hint="For trucking businesses with a USDOT number (1-8 digits)." error={error('dot_number')}>
+            <input id={id('dot_number')} name="dot_number" type="text" inputMode="numeric" pattern="[0-9]{1,8}" maxLength={8} autoComplete="off" defaultValue={value('dot_number')} className={inputClass} {...describedBy(id('dot_number'), { hint: true, error: errors.dot_number })} />
+          </Field>
+        </div>
+      </div>
+      {/* A field people never see; programs that fill every field give themselves away. */}
+      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+        <label htmlFor={id('website')}>Website</label>
+        <input id={id('website')} name="website" type="text" tabIndex={-1} autoComplete="off" />
+      </div>
+      <div className="mt-5 flex gap-3">
+        <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill="consent" className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
+        <div>
+          <label htmlFor={id('consent')} className={`block text-muted ${compact ? 'text-xs' : 'text-sm'}`}>
+            {consentText}
+          </label>
+          <p id={`${id('consent')}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
+            {error('consent')}
+          </p>
+        </div>
+      </div>
+      <button
+        type="submit"
+        disabled={busy}
+        className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light disabled:cursor-wait disabled:opacity-70"
+      >
+        {busy ? 'Processing...' : 'Get My Free Quote'}
+      </button>
+    </form>
+  );
+}

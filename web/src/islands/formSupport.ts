@@ -1,0 +1,84 @@
+// What both form islands share: the visit's attribution (captured on its first page), a submission id that makes
+// a retried or double-clicked submission count once, and the POST itself.
+
+const ATTRIBUTION_KEY = 'truckins:attribution';
+const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'gclid'] as const;
+
+export type Attribution = Partial<Record<(typeof CAMPAIGN_PARAMS)[number] | 'referrer' | 'landing_page', string>>;
+
+/** Records where this visit came from, once per visit (the first page's URL, campaign parameters, referrer). */
+export function captureAttribution(): void {
+  try {
+    if (sessionStorage.getItem(ATTRIBUTION_KEY)) return;
+    const params = new URLSearchParams(window.location.search);
+    const attribution: Attribution = { landing_page: window.location.href };
+    for (const name of CAMPAIGN_PARAMS) {
+      const value = params.get(name);
+      if (value) attribution[name] = value.slice(0, 200);
+    }
+    if (document.referrer && new URL(document.referrer).origin !== window.location.origin) {
+      attribution.referrer = document.referrer;
+    }
+    sessionStorage.setItem(ATTRIBUTION_KEY, JSON.stringify(attribution));
+  } catch {
+    // Storage can be disabled; attribution is a nicety, never a reason to fail.
+  }
+}
+
+export function readAttribution(): Attribution {
+  try {
+    return JSON.parse(sessionStorage.getItem(ATTRIBUTION_KEY) ?? '{}') as Attribution;
+  } catch {
+    return {};
+  }
+}
+
+/** 128 random bits as hex; crypto.getRandomValues works on plain HTTP too, unlike randomUUID. */
+export function newSubmissionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export type FieldErrors = Record<string, string>;
+
+export type PostResult =
+  | { kind: 'created' }
+  | { kind: 'invalid'; errors: FieldErrors }
+  | { kind: 'rate-limited'; message: string }
+  | { kind: 'failed' };
+
+export async function postLead(endpoint: string, body: Record<string, unknown>): Promise<PostResult> {
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ ...readAttribution(), page_url: window.location.href, ...body }),
+    });
+    if (response.status === 201) return { kind: 'created' };
+    const json = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string };
+    if (response.status === 422 && json.errors) return { kind: 'invalid', errors: json.errors };
+    if (response.status === 429) return { kind: 'rate-limited', message: json.message ?? '' };
+    console.error('Lead submission failed', response.status, json);
+    return { kind: 'failed' };
+  } catch (error) {
+    console.error('Lead submission failed', error);
+    return { kind: 'failed' };
+  }
+}
+
+/** The form's fields as text, for the JSON body. */
+export function formFields(form: HTMLFormElement): Record<string, string> {
+  const fields: Record<string, string> = {};
+  new FormData(form).forEach((value, name) => {
+    if (typeof value === 'string') fields[name] = value;
+  });
+  return fields;
+}
+
+/** Moves focus to the first field the server marked, so keyboard and screen-reader users land on it. */
+export function focusFirstError(form: HTMLFormElement, errors: FieldErrors): void {
+  const first = Array.from(form.elements).find(
+    (element) => element instanceof HTMLElement && 'name' in element && errors[(element as HTMLInputElement).name],
+  ) as HTMLElement | undefined;
+  first?.focus();
+}

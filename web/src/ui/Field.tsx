@@ -1,0 +1,48 @@
+// A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
+// `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
+import type { ReactNode } from 'react';
+
+export const inputClass =
+  'mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-steel focus:outline-none focus:ring-2 focus:ring-steel/40 aria-invalid:border-danger disabled:bg-mist';
+
+export function Field({
+  id,
+  label,
+  optional = false,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  optional?: boolean;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-semibold text-ink">
+        {label}
+        {optional && <span className="font-normal text-muted"> (optional)</span>}
+      </label>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-muted">
+          {hint}
+        </p>
+      )}
+      <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
+        {error}
+      </p>
+    </div>
+  );
+}
+
+/** aria attributes of an input: its hint and error described, marked invalid when it has an error. */
+export function describedBy(id: string, { hint = false, error }: { hint?: boolean; error?: string }) {
+  return {
+    'aria-describedby': [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' '),
+    'aria-invalid': error ? true : undefined,
+  };
+}
