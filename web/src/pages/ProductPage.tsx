@@ -34,7 +34,7 @@ export function ProductPage({ product }: { product: Product }) {
         <div className="min-w-0 space-y-14">
           <section aria-labelledby="overview-heading">
             <h2 id="overview-heading" className="text-3xl font-bold">
-              Comprehensive {product.title}
+              {`Comprehensive ${product.title}`}
             </h2>
             <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
               {paragraphs(product.overview).map((p) => (
@@ -91,7 +91,7 @@ export function ProductPage({ product }: { product: Product }) {
 
           <section aria-labelledby="benefits-heading">
             <h2 id="benefits-heading" className="text-2xl font-bold">
-              Benefits of Our {product.title}
+              {`Benefits of Our ${product.title}`}
             </h2>
             <ul className="mt-5 space-y-3">
               {product.benefits.map((benefit) => (
