@@ -83,6 +83,11 @@ fn main() {
         &out_dir.join("consent-version.txt"),
         content.forms.consent_version.as_bytes(),
     );
+    // The base URL the pages are built with; the server rewrites it when configured with another.
+    write_file(
+        &out_dir.join("base-url.txt"),
+        content.site.base_url.as_bytes(),
+    );
     let content_json = out_dir.join("content.json");
     let json = serde_json::to_string_pretty(&content).expect("content serialises");
     write_file(&content_json, json.as_bytes());
@@ -96,9 +101,9 @@ fn main() {
         Command::new("node")
             .arg("scripts/build.mjs")
             .current_dir(&web)
-            .env("TRUCKINS_CONTENT", &content_json)
-            .env("TRUCKINS_WORK_DIR", out_dir.join("web-build"))
-            .env("TRUCKINS_SITE_DIR", &site_dir),
+            .env("TRUCKINS_BUILD_CONTENT", &content_json)
+            .env("TRUCKINS_BUILD_WORK_DIR", out_dir.join("web-build"))
+            .env("TRUCKINS_BUILD_SITE_DIR", &site_dir),
         "building the web app (web/scripts/build.mjs)",
     );
 }

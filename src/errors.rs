@@ -5,7 +5,7 @@ use rocket::http::Status;
 use rocket::serde::json::{Json, Value, json};
 use rocket::{Catcher, Request};
 
-use crate::site::{ErrorPage, Negotiation, SiteResponse};
+use crate::site::{ErrorPage, Negotiation, Overlay, SiteResponse};
 
 fn page_for(status: Status, request: &Request<'_>) -> ErrorPage {
     match status.code {
@@ -22,7 +22,9 @@ fn html_error(status: Status, request: &Request<'_>) -> SiteResponse {
         rocket::error!("{} {} answered {status}", request.method(), request.uri());
     }
     let negotiation = Negotiation::from_headers(request);
-    SiteResponse::error(status, page_for(status, request), &negotiation)
+    let none = Overlay::default();
+    let overlay = request.rocket().state::<Overlay>().unwrap_or(&none);
+    SiteResponse::error(status, page_for(status, request), &negotiation, overlay)
 }
 
 #[rocket::catch(default)]

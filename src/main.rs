@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use rocket::figment::Figment;
+use truckins::config;
 use truckins::leads::{export, store};
 
 #[derive(Parser)]
@@ -15,9 +17,9 @@ use truckins::leads::{export, store};
     about = "The trucking insurance agency's website and lead engine"
 )]
 struct Cli {
-    /// The SQLite file holding the leads [default: truckins.db in the working directory, or Rocket.toml's
-    /// `database`].
-    #[arg(long, global = true, env = "TRUCKINS_DATABASE")]
+    /// The SQLite file holding the leads [default: truckins.db in the working directory; also `database` in
+    /// Rocket.toml or TRUCKINS_DATABASE].
+    #[arg(long, global = true)]
     database: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -31,19 +33,40 @@ enum Command {
     /// Work with the leads the forms collected.
     #[command(subcommand)]
     Leads(LeadsCommand),
+    /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
+    Backup {
+        /// Where to write the copy; must not exist yet.
+        file: PathBuf,
+    },
+    /// Exit 0 if the server on this machine answers GET /healthz with 200 (for container health checks).
+    Healthcheck {
+        /// The port the server listens on [default: the configured port].
+        #[arg(long)]
+        port: Option<u16>,
+    },
 }
 
 #[derive(clap::Args, Default)]
 struct ServeArgs {
-    /// Address to listen on [default: 127.0.0.1, or Rocket.toml / ROCKET_ADDRESS].
-    #[arg(long, env = "TRUCKINS_ADDRESS")]
+    /// Address to listen on [default: 127.0.0.1; also `address` in Rocket.toml, ROCKET_ADDRESS or TRUCKINS_ADDRESS].
+    #[arg(long)]
     address: Option<IpAddr>,
-    /// Port to listen on [default: 8000, or Rocket.toml / ROCKET_PORT].
-    #[arg(long, short, env = "TRUCKINS_PORT")]
+    /// Port to listen on [default: 8000; also `port` in Rocket.toml, ROCKET_PORT or TRUCKINS_PORT].
+    #[arg(long, short)]
     port: Option<u16>,
     /// Lead submissions accepted per client IP per 10 minutes, both forms together [default: 20].
-    #[arg(long, env = "TRUCKINS_IP_LIMIT")]
+    #[arg(long)]
     ip_limit: Option<usize>,
+    /// The site's public address, e.g. https://www.example.com, for canonical links and the sitemap
+    /// [default: the one the site was built with].
+    #[arg(long)]
+    base_url: Option<String>,
+    /// A reverse proxy whose X-Forwarded-For is believed; repeat for several [default: none].
+    #[arg(long = "trusted-proxy")]
+    trusted_proxies: Vec<IpAddr>,
+    /// Request log format: text or json [default: text].
+    #[arg(long, value_parser = ["text", "json"])]
+    log_format: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -98,21 +121,26 @@ fn parse_date(text: &str) -> Result<String, String> {
 #[rocket::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    let database = cli.database;
-    match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
-        Command::Serve(args) => serve(args, database).await,
-        Command::Leads(command) => match leads(command, database) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("truckins: {message}");
-                ExitCode::FAILURE
-            }
-        },
+    let mut figment = config::figment();
+    if let Some(database) = &cli.database {
+        figment = figment.merge(("database", database));
+    }
+    let result = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) => serve(args, figment).await,
+        Command::Leads(command) => leads(command, &figment),
+        Command::Backup { file } => backup(&figment, &file),
+        Command::Healthcheck { port } => healthcheck(&figment, port),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("truckins: {message}");
+            ExitCode::FAILURE
+        }
     }
 }
 
-async fn serve(args: ServeArgs, database: Option<PathBuf>) -> ExitCode {
-    let mut figment = rocket::Config::figment();
+async fn serve(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     if let Some(address) = args.address {
         figment = figment.merge(("address", address));
     }
@@ -122,23 +150,32 @@ async fn serve(args: ServeArgs, database: Option<PathBuf>) -> ExitCode {
     if let Some(limit) = args.ip_limit {
         figment = figment.merge(("ip_limit", limit));
     }
-    if let Some(database) = database {
-        figment = figment.merge(("database", database));
+    if let Some(base_url) = args.base_url {
+        figment = figment.merge(("base_url", base_url));
     }
-    match truckins::rocket_with(figment).launch().await {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("truckins could not serve: {error}");
-            ExitCode::FAILURE
-        }
+    if !args.trusted_proxies.is_empty() {
+        figment = figment.merge(("trusted_proxies", args.trusted_proxies));
     }
+    if let Some(format) = args.log_format {
+        figment = figment.merge(("log_format", format));
+    }
+    let settings = config::load(&figment)?;
+    println!(
+        "truckins {} starting with:\n{}",
+        env!("CARGO_PKG_VERSION"),
+        config::describe(&figment, &settings)
+    );
+    truckins::rocket_with(figment)
+        .launch()
+        .await
+        .map(|_| ())
+        .map_err(|error| format!("could not serve: {error}"))
 }
 
-fn leads(command: LeadsCommand, database: Option<PathBuf>) -> Result<(), String> {
-    let settings: truckins::leads::LeadSettings = rocket::Config::figment()
-        .extract()
-        .map_err(|e| format!("invalid configuration: {e}"))?;
-    let path = database.unwrap_or(settings.database);
+/// The leads database of the configuration, which must exist already.
+fn open_existing(figment: &Figment) -> Result<(PathBuf, store::DbPool), String> {
+    let settings = config::load(figment)?;
+    let path = settings.database;
     if !path.exists() {
         return Err(format!(
             "no leads database at {} (use --database or TRUCKINS_DATABASE)",
@@ -146,6 +183,76 @@ fn leads(command: LeadsCommand, database: Option<PathBuf>) -> Result<(), String>
         ));
     }
     let pool = store::open(&path, 1).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    Ok((path, pool))
+}
+
+fn backup(figment: &Figment, file: &std::path::Path) -> Result<(), String> {
+    if file.exists() {
+        return Err(format!(
+            "{} exists already; choose a new file name",
+            file.display()
+        ));
+    }
+    let (path, pool) = open_existing(figment)?;
+    let started = std::time::Instant::now();
+    let source = pool.get().map_err(|e| e.to_string())?;
+    let mut copy = rusqlite::Connection::open(file)
+        .map_err(|e| format!("cannot create {}: {e}", file.display()))?;
+    let backup = rusqlite::backup::Backup::new(&source, &mut copy).map_err(|e| e.to_string())?;
+    // 256 pages a step with a short pause: the site keeps writing leads while the copy is made.
+    backup
+        .run_to_completion(256, std::time::Duration::from_millis(5), None)
+        .map_err(|e| format!("backup of {} failed: {e}", path.display()))?;
+    drop(backup);
+    let check: String = copy
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .map_err(|e| e.to_string())?;
+    if check != "ok" {
+        return Err(format!(
+            "the copy in {} failed its integrity check: {check}",
+            file.display()
+        ));
+    }
+    let leads: i64 = copy
+        .query_row("SELECT COUNT(*) FROM leads", [], |row| row.get(0))
+        .map_err(|e| e.to_string())?;
+    println!(
+        "backed up {} leads from {} to {} in {} ms",
+        leads,
+        path.display(),
+        file.display(),
+        started.elapsed().as_millis()
+    );
+    Ok(())
+}
+
+fn healthcheck(figment: &Figment, port: Option<u16>) -> Result<(), String> {
+    use std::io::Read;
+    let configured: rocket::Config =
+        rocket::Config::try_from(figment).map_err(|e| e.to_string())?;
+    let port = port.unwrap_or(configured.port);
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let timeout = std::time::Duration::from_secs(3);
+    let mut stream = std::net::TcpStream::connect_timeout(&address, timeout)
+        .map_err(|e| format!("nothing answers on {address}: {e}"))?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    stream
+        .read_to_string(&mut answer)
+        .map_err(|e| e.to_string())?;
+    match answer.lines().next() {
+        Some(line) if line.contains(" 200 ") => Ok(()),
+        line => Err(format!("unhealthy: {}", line.unwrap_or("no answer"))),
+    }
+}
+
+fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
+    let (_, pool) = open_existing(figment)?;
     match command {
         LeadsCommand::Export {
             format,

@@ -5,9 +5,13 @@
 //! `x/index.html`. The response picks the precompressed variant the browser accepts (brotli, gzip or none), carries
 //! an ETag per variant for revalidation (304), and is cached forever when its name is content-hashed (`assets/`).
 //! Unknown paths answer 404 with the not-found page (the blog's own for `/blog/<slug>`), never a soft 404.
+//! When the server is configured with another public address than the one the site was built with, the pages that
+//! name it (canonical links, structured data, sitemap) are rewritten once at start into an [`Overlay`].
 
-use std::io::Cursor;
+use std::collections::HashMap;
+use std::io::{Cursor, Write};
 
+use rocket::State;
 use rocket::fairing::AdHoc;
 use rocket::http::uri::Origin;
 use rocket::http::{ContentType, Header, Status};
@@ -18,6 +22,77 @@ use rust_embed::RustEmbed;
 #[derive(RustEmbed)]
 #[folder = "$OUT_DIR/site"]
 pub struct SiteFiles;
+
+/// The public address the pages were built with (`base_url` of `content/site.toml`).
+pub const BUILD_BASE_URL: &str = include_str!(concat!(env!("OUT_DIR"), "/base-url.txt"));
+
+/// Pages rewritten for the configured public address, kept for the life of the process (identity and gzip).
+#[derive(Default)]
+pub struct Overlay {
+    files: HashMap<String, Rewritten>,
+}
+
+struct Rewritten {
+    plain: &'static [u8],
+    gzip: &'static [u8],
+    etag: String,
+}
+
+impl Overlay {
+    /// Rewrites every text file naming the build's base URL, when `base_url` differs from it.
+    pub fn new(base_url: Option<&str>) -> Overlay {
+        let Some(base_url) = base_url.filter(|url| *url != BUILD_BASE_URL) else {
+            return Overlay::default();
+        };
+        let mut files = HashMap::new();
+        for name in SiteFiles::iter() {
+            let is_text = [".html", ".xml", ".txt", ".json"]
+                .iter()
+                .any(|ext| name.ends_with(ext));
+            let Some(file) = SiteFiles::get(&name).filter(|_| is_text) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&file.data);
+            if !text.contains(BUILD_BASE_URL) {
+                continue;
+            }
+            let plain = text.replace(BUILD_BASE_URL, base_url).into_bytes();
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            let gzip = encoder
+                .write_all(&plain)
+                .and_then(|()| encoder.finish())
+                .unwrap_or_default();
+            let etag = format!("\"o{:016x}\"", fnv1a(&plain));
+            let leak = |bytes: Vec<u8>| -> &'static [u8] { Box::leak(bytes.into_boxed_slice()) };
+            files.insert(
+                name.to_string(),
+                Rewritten {
+                    plain: leak(plain),
+                    gzip: leak(gzip),
+                    etag,
+                },
+            );
+        }
+        Overlay { files }
+    }
+
+    /// How many files were rewritten.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// A 64-bit FNV-1a hash: enough to tell versions of a page apart in an ETag.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 
 /// Longest request path served; longer ones answer 414 (no page has a path near this).
 const MAX_PATH_BYTES: usize = 2048;
@@ -178,6 +253,14 @@ impl<'r> FromRequest<'r> for Negotiation {
     }
 }
 
+/// One representation of a file: its encoding, tag, type and bytes.
+struct Variant {
+    encoding: Option<&'static str>,
+    etag: String,
+    content_type: ContentType,
+    body: &'static [u8],
+}
+
 /// A response made from an embedded file.
 pub struct SiteResponse {
     status: Status,
@@ -193,7 +276,11 @@ impl SiteResponse {
         status: Status,
         negotiation: &Negotiation,
         revalidate: bool,
+        overlay: &Overlay,
     ) -> SiteResponse {
+        if let Some(rewritten) = overlay.files.get(name) {
+            return SiteResponse::rewritten(name, rewritten, status, negotiation, revalidate);
+        }
         let Some(original) = SiteFiles::get(name) else {
             // Only reachable if the build left out a page it promised (tests check every error page exists).
             return SiteResponse::plain(Status::InternalServerError, "Internal Server Error");
@@ -218,27 +305,81 @@ impl SiteResponse {
                 .collect::<String>()
         );
         let content_type = content_type_for(name, original.metadata.mimetype());
+        let body = match file.data {
+            std::borrow::Cow::Borrowed(bytes) => bytes,
+            // Only in builds that read files from disk; keep the bytes for the life of the process.
+            std::borrow::Cow::Owned(bytes) => Box::leak(bytes.into_boxed_slice()),
+        };
+        let variant = Variant {
+            encoding,
+            etag,
+            content_type,
+            body,
+        };
+        SiteResponse::finish(name, status, negotiation, revalidate, variant)
+    }
+
+    /// Serves a page rewritten for the configured base URL (gzip or identity).
+    fn rewritten(
+        name: &str,
+        file: &Rewritten,
+        status: Status,
+        negotiation: &Negotiation,
+        revalidate: bool,
+    ) -> SiteResponse {
+        let content_type = match name.rsplit('.').next() {
+            Some("xml") => ContentType::XML,
+            Some("json") => ContentType::JSON,
+            Some("txt") => ContentType::Plain,
+            _ => ContentType::HTML,
+        };
+        let variant = if negotiation.gzip {
+            let etag = format!("{}-gz\"", file.etag.trim_end_matches('"'));
+            Variant {
+                encoding: Some("gzip"),
+                etag,
+                content_type,
+                body: file.gzip,
+            }
+        } else {
+            Variant {
+                encoding: None,
+                etag: file.etag.clone(),
+                content_type,
+                body: file.plain,
+            }
+        };
+        SiteResponse::finish(name, status, negotiation, revalidate, variant)
+    }
+
+    fn finish(
+        name: &str,
+        status: Status,
+        negotiation: &Negotiation,
+        revalidate: bool,
+        variant: Variant,
+    ) -> SiteResponse {
         let cache = if name.starts_with("assets/") {
             "public, max-age=31536000, immutable"
         } else {
             "no-cache"
         };
-
         let mut headers = vec![
             Header::new("Vary", "Accept-Encoding"),
             Header::new("Cache-Control", cache),
         ];
-        if let Some(encoding) = encoding {
+        if let Some(encoding) = variant.encoding {
             headers.push(Header::new("Content-Encoding", encoding));
         }
         if revalidate {
-            headers.push(Header::new("ETag", etag.clone()));
+            let etag = variant.etag;
             let matches = negotiation.if_none_match.as_deref().is_some_and(|value| {
                 value
                     .split(',')
                     .map(|tag| tag.trim().trim_start_matches("W/"))
                     .any(|tag| tag == etag || tag == "*")
             });
+            headers.push(Header::new("ETag", etag));
             if matches {
                 return SiteResponse {
                     status: Status::NotModified,
@@ -248,22 +389,22 @@ impl SiteResponse {
                 };
             }
         }
-        let body = match file.data {
-            std::borrow::Cow::Borrowed(bytes) => bytes,
-            // Only in builds that read files from disk; keep the bytes for the life of the process.
-            std::borrow::Cow::Owned(bytes) => Box::leak(bytes.into_boxed_slice()),
-        };
         SiteResponse {
             status,
-            body: Some(body),
+            body: Some(variant.body),
             headers,
-            content_type: Some(content_type),
+            content_type: Some(variant.content_type),
         }
     }
 
     /// The prerendered page for an error status.
-    pub fn error(status: Status, page: ErrorPage, negotiation: &Negotiation) -> SiteResponse {
-        let mut response = SiteResponse::file(page.file(), status, negotiation, false);
+    pub fn error(
+        status: Status,
+        page: ErrorPage,
+        negotiation: &Negotiation,
+        overlay: &Overlay,
+    ) -> SiteResponse {
+        let mut response = SiteResponse::file(page.file(), status, negotiation, false, overlay);
         response.status = status;
         response
     }
@@ -324,14 +465,20 @@ impl<'r> Responder<'r, 'static> for SiteResponse {
 
 /// Every GET (and, through Rocket, HEAD) that no other route takes.
 #[rocket::get("/<_..>", rank = 100)]
-fn page(origin: &Origin<'_>, negotiation: Negotiation) -> Result<SiteResponse, Status> {
+fn page(
+    origin: &Origin<'_>,
+    negotiation: Negotiation,
+    overlay: &State<Overlay>,
+) -> Result<SiteResponse, Status> {
     let path = origin.path().as_str();
     if path == "/api" || path.starts_with("/api/") {
         // Left to the JSON catchers: programs get JSON, never an HTML page.
         return Err(Status::NotFound);
     }
     Ok(match resolve(path) {
-        Resolution::File(name) => SiteResponse::file(&name, Status::Ok, &negotiation, true),
+        Resolution::File(name) => {
+            SiteResponse::file(&name, Status::Ok, &negotiation, true, overlay)
+        }
         Resolution::Redirect(path) => {
             let location = match origin.query() {
                 Some(query) => format!("{path}?{query}"),
@@ -343,17 +490,26 @@ fn page(origin: &Origin<'_>, negotiation: Negotiation) -> Result<SiteResponse, S
             if status == Status::NotFound {
                 rocket::info!("404 Not Found: {}", origin.path());
             }
-            SiteResponse::error(status, page, &negotiation)
+            SiteResponse::error(status, page, &negotiation, overlay)
         }
     })
 }
 
 /// Mounts the site and its HTML error pages.
 pub fn stage() -> AdHoc {
-    AdHoc::on_ignite("Website", |rocket| async {
-        rocket
+    AdHoc::try_on_ignite("Website", |rocket| async {
+        let settings: crate::config::Settings = match rocket.figment().extract() {
+            Ok(settings) => settings,
+            Err(error) => {
+                rocket::error!("invalid settings: {error}");
+                return Err(rocket);
+            }
+        };
+        let overlay = Overlay::new(settings.base_url.as_deref());
+        Ok(rocket
+            .manage(overlay)
             .mount("/", rocket::routes![page])
-            .register("/", crate::errors::html_catchers())
+            .register("/", crate::errors::html_catchers()))
     })
 }
 

@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 import { devPages } from './scripts/dev-pages.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const contentJson = process.env.TRUCKINS_CONTENT ?? here('./.generated/content.json');
+const contentJson = process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/content.json');
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), devPages()],
@@ -21,6 +21,6 @@ export default defineConfig({
   },
   server: {
     fs: { allow: [here('..')] },
-    proxy: { '/api': process.env.TRUCKINS_API ?? 'http://127.0.0.1:8000' },
+    proxy: { '/api': process.env.TRUCKINS_DEV_API ?? 'http://127.0.0.1:8000' },
   },
 });

@@ -10,7 +10,6 @@ pub mod store;
 pub mod validate;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use rocket::data::{Data, ToByteUnit};
@@ -20,7 +19,6 @@ use rocket::request::{FromRequest, Outcome, Request};
 use rocket::response::{self, Responder, Response};
 use rocket::serde::json::{Value, json};
 use rocket::{State, post};
-use serde::Deserialize;
 
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::site::SiteFiles;
@@ -39,30 +37,7 @@ const FASTEST_HUMAN_MS: u64 = 1500;
 const CONTACTS_PER_EMAIL: usize = 3;
 const WINDOW: Duration = Duration::from_secs(10 * 60);
 
-/// The leads settings, read from Rocket's configuration (`Rocket.toml`, `ROCKET_*`), with defaults.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
-pub struct LeadSettings {
-    /// The SQLite file holding the leads.
-    pub database: PathBuf,
-    /// Submissions accepted per client IP per 10 minutes, both forms together.
-    pub ip_limit: usize,
-    /// Connections in the database pool.
-    pub pool_size: u32,
-    /// Reverse proxies whose `X-Forwarded-For` is believed.
-    pub trusted_proxies: Vec<std::net::IpAddr>,
-}
-
-impl Default for LeadSettings {
-    fn default() -> Self {
-        LeadSettings {
-            database: PathBuf::from("truckins.db"),
-            ip_limit: 20,
-            pool_size: 8,
-            trusted_proxies: Vec::new(),
-        }
-    }
-}
+pub use crate::config::Settings as LeadSettings;
 
 /// Everything the lead routes share.
 pub struct Leads {

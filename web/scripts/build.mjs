@@ -1,8 +1,8 @@
 // Builds the site that the binary embeds (called by build.rs; environment below):
 //   type-check -> Vite client bundle -> Vite server bundle -> prerender every route to HTML -> brotli + gzip.
-// TRUCKINS_CONTENT   the content document written by build.rs
-// TRUCKINS_WORK_DIR  scratch space for the two bundles
-// TRUCKINS_SITE_DIR  the finished site (emptied first)
+// TRUCKINS_BUILD_CONTENT   the content document written by build.rs
+// TRUCKINS_BUILD_WORK_DIR  scratch space for the two bundles
+// TRUCKINS_BUILD_SITE_DIR  the finished site (emptied first)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -11,8 +11,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const webDir = fileURLToPath(new URL('..', import.meta.url));
-const workDir = process.env.TRUCKINS_WORK_DIR ?? join(webDir, 'dist/work');
-const siteDir = process.env.TRUCKINS_SITE_DIR ?? join(webDir, 'dist/site');
+const workDir = process.env.TRUCKINS_BUILD_WORK_DIR ?? join(webDir, 'dist/work');
+const siteDir = process.env.TRUCKINS_BUILD_SITE_DIR ?? join(webDir, 'dist/site');
 const clientDir = join(workDir, 'client');
 const serverDir = join(workDir, 'server');
 

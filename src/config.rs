@@ -1,0 +1,226 @@
+//! The binary's configuration, in one typed place. Sources, each overriding the one before:
+//! built-in defaults < `Rocket.toml` (or the file named by `ROCKET_CONFIG`) < environment variables
+//! (`ROCKET_*`, and `TRUCKINS_*` for this program's own settings) < command-line flags.
+//! A misspelt key or a bad value stops the start with one line naming it and where it came from; the effective
+//! configuration is printed at start (it holds no secrets).
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use rocket::figment::providers::{Env, Serialized};
+use rocket::figment::{Figment, Profile, Provider};
+use serde::{Deserialize, Serialize};
+
+/// This program's settings (Rocket's own — address, port, limits, ... — sit beside them in the same sources).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Settings {
+    /// The SQLite file holding the leads.
+    pub database: PathBuf,
+    /// The public address of the site (`https://www.example.com`) for canonical links, structured data and the
+    /// sitemap; unset, the `base_url` of `content/site.toml` that the site was built with.
+    pub base_url: Option<String>,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (e.g. `["127.0.0.1"]` behind Caddy on the same host).
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Lead submissions accepted per client IP per 10 minutes, both forms together.
+    pub ip_limit: usize,
+    /// Connections in the database pool.
+    pub pool_size: u32,
+    /// Request logs as `text` (one readable line each) or `json` (one object per line).
+    pub log_format: LogFormat,
+    /// Send `Strict-Transport-Security`: only when every visitor reaches the site over HTTPS.
+    pub hsts: bool,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            database: PathBuf::from("truckins.db"),
+            base_url: None,
+            trusted_proxies: Vec::new(),
+            ip_limit: 20,
+            pool_size: 8,
+            log_format: LogFormat::Text,
+            hsts: false,
+        }
+    }
+}
+
+/// The keys of [`Settings`].
+pub const KEYS: [&str; 7] = [
+    "database",
+    "base_url",
+    "trusted_proxies",
+    "ip_limit",
+    "pool_size",
+    "log_format",
+    "hsts",
+];
+
+/// `TRUCKINS_*` variables that belong to the build and the front-end tools, not to the running binary.
+const TOOL_VARIABLES: [&str; 2] = ["BUILD_", "DEV_"];
+
+/// All sources merged, without the command line's flags (the caller merges those last).
+pub fn figment() -> Figment {
+    let ours = Env::prefixed("TRUCKINS_")
+        .filter(|key| !TOOL_VARIABLES.iter().any(|p| key.as_str().starts_with(p)));
+    rocket::Config::figment()
+        // Defaults under everything: a quiet Rocket (the request log says what happened) and time for requests
+        // in flight to finish when the service is stopped.
+        .join(("log_level", "critical"))
+        .join(("shutdown.grace", 10))
+        .join(("shutdown.mercy", 5))
+        .join(Serialized::defaults(Settings::default()))
+        .merge(ours.global())
+}
+
+/// Checks every source and returns the settings, or one line saying what is wrong.
+pub fn load(figment: &Figment) -> Result<Settings, String> {
+    for (profile, dict) in figment.data().map_err(|e| one_line(&e))? {
+        for key in dict.keys() {
+            let known =
+                KEYS.contains(&key.as_str()) || rocket::Config::PARAMETERS.contains(&key.as_str());
+            if !known && !(profile == Profile::Default && key == "profile") {
+                let source = figment
+                    .find_metadata(key)
+                    .map(|m| {
+                        format!(
+                            " (from {})",
+                            m.source
+                                .as_ref()
+                                .map(|s| s.to_string())
+                                .unwrap_or(m.name.to_string())
+                        )
+                    })
+                    .unwrap_or_default();
+                return Err(format!(
+                    "unknown setting `{key}`{source}; known settings: {}, and Rocket's {}",
+                    KEYS.join(", "),
+                    rocket::Config::PARAMETERS.join(", ")
+                ));
+            }
+        }
+    }
+    rocket::Config::try_from(figment).map_err(|e| format!("invalid setting: {}", one_line(&e)))?;
+    let settings: Settings = figment
+        .extract()
+        .map_err(|e| format!("invalid setting: {}", one_line(&e)))?;
+    if let Some(url) = &settings.base_url {
+        let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
+        if !scheme_ok || url.ends_with('/') || url.contains(char::is_whitespace) {
+            return Err(format!(
+                "invalid setting `base_url`: {url:?} must look like https://www.example.com (no trailing slash)"
+            ));
+        }
+    }
+    if settings.ip_limit == 0 || settings.pool_size == 0 {
+        return Err("invalid setting: `ip_limit` and `pool_size` must be at least 1".into());
+    }
+    Ok(settings)
+}
+
+fn one_line(error: &rocket::figment::Error) -> String {
+    error.to_string().lines().collect::<Vec<_>>().join(" ")
+}
+
+/// The effective configuration, one `key = value` per line, for the start-up log.
+pub fn describe(figment: &Figment, settings: &Settings) -> String {
+    let rocket: rocket::Config = rocket::Config::from(figment);
+    let base_url = settings
+        .base_url
+        .clone()
+        .unwrap_or_else(|| format!("{} (built in)", crate::site::BUILD_BASE_URL));
+    let proxies = settings
+        .trusted_proxies
+        .iter()
+        .map(IpAddr::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    [
+        format!("address = {}", rocket.address),
+        format!("port = {}", rocket.port),
+        format!("database = {}", settings.database.display()),
+        format!("base_url = {base_url}"),
+        format!("trusted_proxies = [{proxies}]"),
+        format!("ip_limit = {} per 10 minutes", settings.ip_limit),
+        format!("pool_size = {}", settings.pool_size),
+        format!("log_format = {:?}", settings.log_format).to_lowercase(),
+        format!("hsts = {}", settings.hsts),
+        format!("workers = {}", rocket.workers),
+        format!("shutdown grace = {} s", rocket.shutdown.grace),
+    ]
+    .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocket::figment::providers::{Format, Toml};
+
+    fn with_toml(toml: &str) -> Figment {
+        rocket::Config::figment()
+            .join(Serialized::defaults(Settings::default()))
+            .merge(Toml::string(toml).nested())
+    }
+
+    #[test]
+    fn defaults_apply_when_nothing_is_set() {
+        assert_eq!(load(&with_toml("")).unwrap(), Settings::default());
+    }
+
+    #[test]
+    fn later_sources_override_earlier_ones() {
+        let figment =
+            with_toml("[default]\nip_limit = 5\ndatabase = \"/var/lib/truckins/leads.db\"")
+                .merge(Serialized::globals(("ip_limit", 7)));
+        let settings = load(&figment).unwrap();
+        assert_eq!(settings.ip_limit, 7, "a flag beats the file");
+        assert_eq!(
+            settings.database,
+            PathBuf::from("/var/lib/truckins/leads.db")
+        );
+    }
+
+    #[test]
+    fn a_misspelt_key_stops_the_start() {
+        let error = load(&with_toml("[default]\ndatbase = \"x.db\"")).unwrap_err();
+        assert!(error.starts_with("unknown setting `datbase`"), "{error}");
+        assert!(!error.contains('\n'));
+    }
+
+    #[test]
+    fn bad_values_stop_the_start_with_one_line() {
+        for (toml, expected) in [
+            ("[default]\nport = \"eighty\"", "port"),
+            ("[default]\nip_limit = -1", "ip_limit"),
+            (
+                "[default]\ntrusted_proxies = [\"not-an-ip\"]",
+                "trusted_proxies",
+            ),
+            ("[default]\nlog_format = \"xml\"", "log_format"),
+            ("[default]\nbase_url = \"www.example.com/\"", "base_url"),
+        ] {
+            let error = load(&with_toml(toml)).unwrap_err();
+            assert!(error.contains(expected), "{toml}: {error}");
+            assert!(!error.contains('\n'), "{error}");
+        }
+    }
+
+    #[test]
+    fn rockets_own_keys_are_known() {
+        assert!(
+            load(&with_toml(
+                "[default]\nport = 9000\naddress = \"0.0.0.0\"\n[default.limits]\njson = \"64 KiB\""
+            ))
+            .is_ok()
+        );
+    }
+}
