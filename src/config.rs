@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 use rocket::figment::providers::{Env, Serialized};
-use rocket::figment::{Figment, Profile, Provider};
+use rocket::figment::{Figment, Provider};
 use serde::{Deserialize, Serialize};
 
 /// This program's settings (Rocket's own — address, port, limits, ... — sit beside them in the same sources).
@@ -65,6 +65,9 @@ pub const KEYS: [&str; 7] = [
     "hsts",
 ];
 
+/// Keys that choose sources rather than set anything: `ROCKET_CONFIG` (the file) and `ROCKET_PROFILE`.
+const SOURCE_KEYS: [&str; 2] = ["config", "profile"];
+
 /// `TRUCKINS_*` variables that belong to the build and the front-end tools, not to the running binary.
 const TOOL_VARIABLES: [&str; 2] = ["BUILD_", "DEV_"];
 
@@ -84,11 +87,12 @@ pub fn figment() -> Figment {
 
 /// Checks every source and returns the settings, or one line saying what is wrong.
 pub fn load(figment: &Figment) -> Result<Settings, String> {
-    for (profile, dict) in figment.data().map_err(|e| one_line(&e))? {
+    for dict in figment.data().map_err(|e| one_line(&e))?.values() {
         for key in dict.keys() {
-            let known =
-                KEYS.contains(&key.as_str()) || rocket::Config::PARAMETERS.contains(&key.as_str());
-            if !known && !(profile == Profile::Default && key == "profile") {
+            let known = KEYS.contains(&key.as_str())
+                || rocket::Config::PARAMETERS.contains(&key.as_str())
+                || SOURCE_KEYS.contains(&key.as_str());
+            if !known {
                 let source = figment
                     .find_metadata(key)
                     .map(|m| {
@@ -212,6 +216,21 @@ mod tests {
             assert!(error.contains(expected), "{toml}: {error}");
             assert!(!error.contains('\n'), "{error}");
         }
+    }
+
+    #[test]
+    fn the_variable_naming_the_config_file_is_not_a_setting() {
+        let figment =
+            with_toml("").merge(Serialized::globals(("config", "/etc/truckins/Rocket.toml")));
+        assert!(load(&figment).is_ok());
+    }
+
+    #[test]
+    fn the_sample_configuration_is_valid() {
+        let sample =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/Rocket.toml"))
+                .unwrap();
+        assert_eq!(load(&with_toml(&sample)).unwrap(), Settings::default());
     }
 
     #[test]

@@ -1,12 +1,20 @@
 // Browser entry: hydrates the islands present on the page, each from its own chunk, and keeps the footer's
 // copyright year current (DECISIONS 13: the year when the page is viewed, not when it was built).
-import { createElement, type ComponentType } from 'react';
+import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { captureAttribution } from './islands/formSupport';
 import { islands, type IslandName } from './islands/registry';
 import './styles.css';
 
 captureAttribution();
+
+/** Marks the island's container once React has hydrated it (effects run after hydration), for tests and tools. */
+function MarkHydrated({ element, children }: { element: HTMLElement; children?: ReactNode }) {
+  useEffect(() => {
+    element.dataset.hydrated = '';
+  }, [element]);
+  return children;
+}
 
 for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
   const name = element.dataset.island as IslandName;
@@ -20,8 +28,7 @@ for (const element of document.querySelectorAll<HTMLElement>('[data-island]')) {
     .then((module) => {
       // The props were serialised from this island's own props type on the server.
       const component = module.default as ComponentType<never> as ComponentType<Record<string, unknown>>;
-      hydrateRoot(element, createElement(component, props));
-      element.dataset.hydrated = "";
+      hydrateRoot(element, createElement(MarkHydrated, { element }, createElement(component, props)));
     })
     .catch((error: unknown) => console.error(`Island "${name}" failed to load`, error));
 }
