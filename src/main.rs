@@ -298,8 +298,7 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             )
             .map_err(|e| e.to_string())?;
             println!(
-                "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
-                "id", "created (UTC)", "source", "status", "name", "email", "about"
+                "   id  created (UTC)         source    status     name                      email                         about"
             );
             for lead in &leads {
                 let about = match lead.source.as_str() {

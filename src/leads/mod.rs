@@ -537,20 +537,13 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
         );
     };
     let mut html = String::from_utf8_lossy(&template.data).into_owned();
-    html = html.replace("TRUCKINS_FORM_MESSAGE", &escape_html(message));
-    for name in form.fields() {
-        let value = fields.get(name);
-        html = html.replace(&format!("TRUCKINS_VALUE_{name}"), &escape_html(value));
-        html = html.replace(
-            &format!("TRUCKINS_ERROR_{name}"),
-            &escape_html(errors.get(name).copied().unwrap_or("")),
-        );
-    }
+    // Choices first, on the template itself (typed text is escaped, so it can never match these).
     if form == Form::Quote {
         let chosen = fields.get("insurance_type");
         if validate::INSURANCE_TYPES.contains(&chosen) {
+            let option = format!("<option value=\"{chosen}\">");
             html = html.replacen(
-                &format!("<option value=\"{chosen}\">"),
+                &option,
                 &format!("<option value=\"{chosen}\" selected=\"\">"),
                 1,
             );
@@ -563,7 +556,36 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
             );
         }
     }
-    html
+    // Then every marker in one pass over the template, so text a visitor typed is never read as a marker.
+    const MARKER: &str = "TRUCKINS_";
+    let mut filled = String::with_capacity(html.len() + 1024);
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(MARKER) {
+        filled.push_str(&rest[..at]);
+        let after = &rest[at + MARKER.len()..];
+        let length = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let marker = &after[..length];
+        let replacement = if marker == "FORM_MESSAGE" {
+            Some(message)
+        } else if let Some(name) = marker.strip_prefix("VALUE_") {
+            form.fields().contains(&name).then(|| fields.get(name))
+        } else if let Some(name) = marker.strip_prefix("ERROR_") {
+            form.fields()
+                .contains(&name)
+                .then(|| errors.get(name).copied().unwrap_or(""))
+        } else {
+            None
+        };
+        match replacement {
+            Some(text) => filled.push_str(&escape_html(text)),
+            None => filled.push_str(&rest[at..at + MARKER.len() + length]),
+        }
+        rest = &after[length..];
+    }
+    filled.push_str(rest);
+    filled
 }
 
 pub fn escape_html(text: &str) -> String {

@@ -72,7 +72,8 @@ pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
         vehicle_count(fields.get("vehicle_count")),
     );
     let dot = fields.get("dot_number").trim();
-    if !dot.is_empty() && !(dot.len() <= 8 && dot.chars().all(|c| c.is_ascii_digit())) {
+    let dot_is_valid = dot.len() <= 8 && dot.chars().all(|c| c.is_ascii_digit());
+    if !dot.is_empty() && !dot_is_valid {
         errors.insert("dot_number", "DOT number must be 1-8 digits");
     }
     if !is_true(fields.get("consent")) {
@@ -146,12 +147,24 @@ fn name(raw: &str) -> Result<String, &'static str> {
         return Err("Name must be less than 100 characters");
     }
     // Checked on what was typed, so markup never passes by being stripped into something valid.
-    let allowed =
-        |c: char| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'' || c == '\u{2019}';
+    // Letters include accents typed as separate combining marks (e.g. "Jose\u{301}" for José).
+    let allowed = |c: char| {
+        c.is_alphabetic()
+            || is_combining_mark(c)
+            || c == ' '
+            || c == '-'
+            || c == '\''
+            || c == '\u{2019}'
+    };
     if !raw.trim().chars().all(allowed) {
         return Err("Name can only contain letters, spaces, hyphens, and apostrophes");
     }
     Ok(cleaned)
+}
+
+/// The Unicode blocks of combining diacritical marks (the marks Latin, Greek and Cyrillic names use).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 /// Spec: a valid address of at most 255 characters; stored lowercased and trimmed.
