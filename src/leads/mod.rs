@@ -133,7 +133,7 @@ impl Form {
 }
 
 /// Fields accepted besides the form's own: spam checks, idempotency and attribution.
-const EXTRA_FIELDS: [&str; 13] = [
+const EXTRA_FIELDS: [&str; 12] = [
     "website",
     "elapsed_ms",
     "submission_id",
@@ -146,7 +146,6 @@ const EXTRA_FIELDS: [&str; 13] = [
     "gclid",
     "referrer",
     "landing_page",
-    "consent_version",
 ];
 
 /// Request facts kept with a lead as consent evidence and attribution.

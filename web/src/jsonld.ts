@@ -1,5 +1,5 @@
 // Structured data (schema.org JSON-LD) built from the content: one phone, one set of hours, everywhere.
-import { formatClock, site, type Post } from './content';
+import { site, type Post } from './content';
 import { imageUrl } from './ui/Image';
 
 export type JsonLd = Record<string, unknown>;
@@ -63,13 +63,6 @@ export function breadcrumbs(trail: { name: string; path: string }[]): JsonLd {
       item: absoluteUrl(step.path),
     })),
   };
-}
-
-/** Opening hours as text, e.g. for a page that wants to say when we answer the phone. */
-export function hoursSummary(): string {
-  return site.hours
-    .map((h) => (h.opens && h.closes ? `${h.label} ${formatClock(h.opens)}-${formatClock(h.closes)}` : `${h.label} closed`))
-    .join(', ');
 }
 
 /** A product page as a Service, with the offer fields of the spec (USD, valid until the date in site.toml). */
