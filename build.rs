@@ -27,14 +27,6 @@ const CATEGORIES: [&str; 7] = [
     "Technology",
     "Specialized Coverage",
 ];
-const INSURANCE_TYPES: [&str; 6] = [
-    "commercial",
-    "hotshot",
-    "dump",
-    "cargo",
-    "liability",
-    "other",
-];
 const WEEKDAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
@@ -82,6 +74,17 @@ fn main() {
     write_file(
         &out_dir.join("consent-version.txt"),
         content.forms.consent_version.as_bytes(),
+    );
+    // The quote form's insurance type values, which the server accepts (one per line).
+    let types: Vec<&str> = content
+        .forms
+        .insurance_types
+        .iter()
+        .map(|t| t.value.as_str())
+        .collect();
+    write_file(
+        &out_dir.join("insurance-types.txt"),
+        types.join("\n").as_bytes(),
     );
     // The base URL the pages are built with; the server rewrites it when configured with another.
     write_file(
@@ -291,6 +294,14 @@ struct Document {
 struct Forms {
     consent_version: String,
     consent_text: String,
+    insurance_types: Vec<InsuranceType>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct InsuranceType {
+    value: String,
+    label: String,
 }
 
 #[derive(Serialize)]
@@ -396,7 +407,21 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
             &dir.join("forms.toml"),
             || "field `consent_text`: the full consent wording is required".into(),
         );
+        let values: HashSet<&str> = forms
+            .insurance_types
+            .iter()
+            .map(|t| t.value.as_str())
+            .collect();
+        problems.check(
+            !values.is_empty() && values.len() == forms.insurance_types.len(),
+            &dir.join("forms.toml"),
+            || "`insurance_types`: give at least one, each with its own `value`".into(),
+        );
     }
+    let insurance_types: Vec<String> = forms
+        .as_ref()
+        .map(|f| f.insurance_types.iter().map(|t| t.value.clone()).collect())
+        .unwrap_or_default();
 
     let faq: Option<FaqFile> = read_toml(&dir.join("faq.toml"), &mut problems);
     if let Some(f) = &faq {
@@ -408,7 +433,12 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
         });
     }
 
-    let products = load_products(&dir.join("products"), &image_set, &mut problems);
+    let products = load_products(
+        &dir.join("products"),
+        &image_set,
+        &insurance_types,
+        &mut problems,
+    );
     let pages = load_pages(&dir.join("pages"), &mut problems);
     let documents = load_documents(&dir.join("pages"), &markdown, &mut problems);
     let posts = load_posts(&dir.join("blog"), &image_set, &markdown, &mut problems);
@@ -507,7 +537,12 @@ fn check_description(text: &str, field: &str, file: &Path, problems: &mut Proble
     });
 }
 
-fn load_products(dir: &Path, images: &HashSet<&str>, problems: &mut Problems) -> Vec<Product> {
+fn load_products(
+    dir: &Path,
+    images: &HashSet<&str>,
+    insurance_types: &[String],
+    problems: &mut Problems,
+) -> Vec<Product> {
     let mut products = Vec::new();
     for file in list_files(dir, "toml", problems) {
         let Some(mut product) = read_toml::<Product>(&file, problems) else {
@@ -544,11 +579,11 @@ fn load_products(dir: &Path, images: &HashSet<&str>, problems: &mut Problems) ->
             )
         });
         problems.check(
-            INSURANCE_TYPES.contains(&p.insurance_type.as_str()),
+            insurance_types.contains(&p.insurance_type),
             &file,
             || {
                 format!(
-                    "field `insurance_type`: {:?} is not one of {INSURANCE_TYPES:?}",
+                    "field `insurance_type`: {:?} is not one of forms.toml's insurance types {insurance_types:?}",
                     p.insurance_type
                 )
             },

@@ -184,7 +184,7 @@ mod tests {
     fn later_sources_override_earlier_ones() {
         let figment =
             with_toml("[default]\nip_limit = 5\ndatabase = \"/var/lib/truckins/leads.db\"")
-                .merge(Serialized::globals(("ip_limit", 7)));
+                .merge(("ip_limit", 7));
         let settings = load(&figment).unwrap();
         assert_eq!(settings.ip_limit, 7, "a flag beats the file");
         assert_eq!(
@@ -220,8 +220,7 @@ mod tests {
 
     #[test]
     fn the_variable_naming_the_config_file_is_not_a_setting() {
-        let figment =
-            with_toml("").merge(Serialized::globals(("config", "/etc/truckins/Rocket.toml")));
+        let figment = with_toml("").merge(("config", "/etc/truckins/Rocket.toml"));
         assert!(load(&figment).is_ok());
     }
 

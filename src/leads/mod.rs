@@ -539,7 +539,7 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
     // Choices first, on the template itself (typed text is escaped, so it can never match these).
     if form == Form::Quote {
         let chosen = fields.get("insurance_type");
-        if validate::INSURANCE_TYPES.contains(&chosen) {
+        if validate::is_insurance_type(chosen) {
             let option = format!("<option value=\"{chosen}\">");
             html = html.replacen(
                 &option,

@@ -9,15 +9,13 @@ use std::collections::BTreeMap;
 /// Field name -> the first error message for that field.
 pub type FieldErrors = BTreeMap<&'static str, &'static str>;
 
-/// The six insurance types of the quote form, by value.
-pub const INSURANCE_TYPES: [&str; 6] = [
-    "commercial",
-    "hotshot",
-    "dump",
-    "cargo",
-    "liability",
-    "other",
-];
+/// The quote form's insurance type values, from `content/forms.toml` (one per line).
+const INSURANCE_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-types.txt"));
+
+/// Whether `value` is one of the quote form's insurance types.
+pub fn is_insurance_type(value: &str) -> bool {
+    !value.is_empty() && INSURANCE_TYPES.lines().any(|known| known == value)
+}
 
 /// The fields a visitor sends, as text; absent and empty are the same.
 #[derive(Debug, Default, Clone)]
@@ -63,7 +61,7 @@ pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
         errors.insert("company", "Company name must be less than 200 characters");
     }
     let insurance_type = fields.get("insurance_type").trim();
-    if !INSURANCE_TYPES.contains(&insurance_type) {
+    if !is_insurance_type(insurance_type) {
         errors.insert("insurance_type", "Please select an insurance type");
     }
     let vehicle_count = check(

@@ -76,7 +76,7 @@ export interface Document {
 
 export interface Content {
   site: Site;
-  forms: { consent_version: string; consent_text: string };
+  forms: { consent_version: string; consent_text: string; insurance_types: { value: string; label: string }[] };
   home: { title: string; description: string; hero: { headline: string; subtext: string }; why: TitledText[] };
   testimonials: { name: string; position: string; content: string; rating: number }[];
   faq: Faq[];

@@ -6,15 +6,6 @@ import { describedBy, Field, inputClass } from '../ui/Field';
 import { focusFirstError, formFields, newSubmissionId, postLead, type FieldErrors } from './formSupport';
 import { showToast } from './toast';
 
-export const INSURANCE_OPTIONS = [
-  { value: 'commercial', label: 'Commercial Truck' },
-  { value: 'hotshot', label: 'Hot Shot' },
-  { value: 'dump', label: 'Dump Truck' },
-  { value: 'cargo', label: 'Cargo' },
-  { value: 'liability', label: 'General Liability' },
-  { value: 'other', label: 'Other' },
-];
-
 export const QUOTE_ENDPOINT = '/api/leads/quote';
 
 export interface QuoteFormProps {
@@ -22,6 +13,8 @@ export interface QuoteFormProps {
   variant: 'full' | 'compact';
   heading: string;
   consentText: string;
+  /** The insurance types of content/forms.toml. */
+  insuranceOptions: { value: string; label: string }[];
   insuranceType?: string;
   /** Server-side only: render the markers the no-JavaScript error page fills in. */
   template?: boolean;
@@ -29,7 +22,7 @@ export interface QuoteFormProps {
 
 const FIELDS = ['name', 'email', 'phone', 'company', 'insurance_type', 'vehicle_count', 'dot_number', 'consent'] as const;
 
-export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceType = '', template = false }: QuoteFormProps) {
+export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const submissionId = useRef<string | null>(null);
@@ -105,7 +98,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
         <Field id={id('insurance_type')} label="Insurance Type" error={error('insurance_type')}>
           <select id={id('insurance_type')} name="insurance_type" required defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
             <option value="">Select insurance type</option>
-            {INSURANCE_OPTIONS.map((option) => (
+            {insuranceOptions.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>

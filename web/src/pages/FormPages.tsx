@@ -47,7 +47,7 @@ export function FormCorrection({ form }: { form: 'quote' | 'contact' }) {
         </p>
         <div className="mt-8">
           {form === 'quote' ? (
-            <QuoteForm idPrefix="correction" variant="full" heading="Your Quote Request" consentText={content.forms.consent_text} template />
+            <QuoteForm idPrefix="correction" variant="full" heading="Your Quote Request" consentText={content.forms.consent_text} insuranceOptions={content.forms.insurance_types} template />
           ) : (
             <ContactForm template />
           )}

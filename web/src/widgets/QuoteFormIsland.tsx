@@ -10,7 +10,7 @@ export function QuoteFormIsland({ idPrefix, compact = false, heading = 'Get Your
       name="QuoteForm"
       component={QuoteForm}
       className="block"
-      props={{ idPrefix, variant: compact ? 'compact' : 'full', heading, consentText: content.forms.consent_text, ...(insuranceType ? { insuranceType } : {}) }}
+      props={{ idPrefix, variant: compact ? 'compact' : 'full', heading, consentText: content.forms.consent_text, insuranceOptions: content.forms.insurance_types, ...(insuranceType ? { insuranceType } : {}) }}
     />
   );
 }
