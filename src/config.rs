@@ -79,8 +79,9 @@ pub fn figment() -> Figment {
         // Defaults under everything: a quiet Rocket (the request log says what happened) and time for requests
         // in flight to finish when the service is stopped.
         .join(("log_level", "critical"))
-        .join(("shutdown.grace", 10))
-        .join(("shutdown.mercy", 5))
+        // 5 s + 2 s stays under the 10 s a container runtime waits before SIGKILL.
+        .join(("shutdown.grace", 5))
+        .join(("shutdown.mercy", 2))
         .join(Serialized::defaults(Settings::default()))
         .merge(ours.global())
 }

@@ -120,7 +120,28 @@ fn parse_date(text: &str) -> Result<String, String> {
 
 #[rocket::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => error.exit(), // --help and --version
+        Err(error) => {
+            // One line, like every other start-up error: what is wrong and the values that would be right.
+            let text = error.to_string();
+            let parts: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|line| {
+                    !line.is_empty()
+                        && !line.starts_with("For more information")
+                        && !line.starts_with("Usage:")
+                })
+                .collect();
+            eprintln!(
+                "truckins: {} (see truckins --help)",
+                parts.join(" ").trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
     let mut figment = config::figment();
     if let Some(database) = &cli.database {
         figment = figment.merge(("database", database));

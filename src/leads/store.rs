@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use r2d2::{Pool, PooledConnection};
+use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -55,7 +55,7 @@ const MIGRATIONS: &[(i64, &str)] = &[(
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("the database is busy; every connection is in use")]
+    #[error("no database connection is free: {0}")]
     Busy(#[from] r2d2::Error),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -71,21 +71,29 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
             )
         })?;
     }
-    let manager = SqliteConnectionManager::file(path).with_init(|connection| {
-        connection.busy_timeout(Duration::from_secs(5))?;
-        connection.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-        )
-    });
+    // One connection first: SQLite's own error (not a database, read-only, locked) surfaces here as itself,
+    // instead of as a pool that never fills; the schema is brought up to date before anyone else connects.
+    let mut first = rusqlite::Connection::open(path)?;
+    configure(&first)?;
+    migrate(&mut first)?;
+    drop(first);
+    let manager = SqliteConnectionManager::file(path).with_init(|connection| configure(connection));
     let pool = Pool::builder()
         .max_size(pool_size)
         .connection_timeout(Duration::from_secs(5))
         .build(manager)?;
-    migrate(&mut pool.get()?)?;
     Ok(pool)
 }
 
-fn migrate(connection: &mut PooledConnection<SqliteConnectionManager>) -> Result<(), StoreError> {
+/// Durable settings for every connection: WAL, a sync to disk at each commit, and waiting (not failing) on locks.
+fn configure(connection: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
+    connection.busy_timeout(Duration::from_secs(5))?;
+    connection.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+    )
+}
+
+fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
     connection.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
     )?;
@@ -190,9 +198,16 @@ pub enum Stored {
     Repeat(i64),
 }
 
+/// SQLite takes one writer at a time; writers of this process queue here instead of in SQLite's busy handler,
+/// whose sleep-and-retry loop made the slowest submissions wait seconds under load.
+static WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
 pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     let mut connection = pool.get()?;
+    let _writer = WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if let Some(submission) = &lead.submission_id {

@@ -1,0 +1,499 @@
+//! A benchmark of the lead engine as it runs: the real `truckins` binary (build with `--release`) on a fresh SQLite
+//! file, 16 concurrent keep-alive clients posting valid quotes to `POST /api/leads/quote` for a fixed time, then,
+//! for reference, the same load on `GET /` (a static page).
+//!
+//! It prints accepted leads per second, p50/p90/p99/max latency, requests per second of the static page, the leads
+//! stored and the server's peak resident memory (`VmHWM`). It asserts only correctness — every submission answered
+//! 201 is stored once under the id the server returned, and the file passes `PRAGMA integrity_check` — never timing.
+//!
+//! Run: `cargo test --release --test bench_leads -- --ignored --nocapture` (`BENCH_SECONDS` changes the 10 s per
+//! phase, `BENCH_CLIENTS` the 16 clients). The client threads share the machine's CPUs with the server, so the figures are for comparing runs on
+//! one machine, not absolute capacity.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_truckins");
+const WARM_UP: usize = 100;
+
+/// A fresh temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> TempDir {
+        let path =
+            std::env::temp_dir().join(format!("truckins-bench-{}-{label}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("a temporary directory");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `truckins serve` on a free loopback port; killed and reaped when dropped, also when the benchmark fails.
+struct Server {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Server {
+    fn start(database: &Path, log: &Path) -> Server {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let log_file = File::create(log).expect("the server log");
+        let mut command = Command::new(BIN);
+        for name in [
+            "TRUCKINS_DATABASE",
+            "TRUCKINS_ADDRESS",
+            "TRUCKINS_PORT",
+            "TRUCKINS_IP_LIMIT",
+            "ROCKET_CONFIG",
+        ] {
+            command.env_remove(name);
+        }
+        let child = command
+            .current_dir(database.parent().unwrap())
+            .args(["serve", "--address", "127.0.0.1", "--port"])
+            .arg(port.to_string())
+            .arg("--database")
+            .arg(database)
+            .args(["--ip-limit", "1000000"])
+            .stdin(Stdio::null())
+            .stdout(log_file.try_clone().expect("the server log"))
+            .stderr(log_file)
+            .spawn()
+            .expect("the binary starts");
+        let mut server = Server {
+            child,
+            port,
+            log: log.to_path_buf(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                panic!(
+                    "the server exited with {status}:\n{}",
+                    std::fs::read_to_string(&server.log).unwrap_or_default()
+                );
+            }
+            if let Ok(mut connection) = Connection::open(port)
+                && let Ok(reply) = connection.send(&get_home(port))
+                && reply.status == 200
+            {
+                return server;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "GET / did not answer 200 in 60 s"
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A `VmHWM`/`VmRSS` figure of the server from /proc, in KiB.
+    fn memory_kib(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A keep-alive HTTP/1.1 connection, written and read by hand.
+struct Connection {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+struct Reply {
+    status: u16,
+    body: Vec<u8>,
+}
+
+fn invalid(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message.to_string())
+}
+
+fn read_line(reader: &mut impl BufRead, line: &mut String) -> io::Result<()> {
+    line.clear();
+    reader.read_line(line)?;
+    if line.ends_with('\n') {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the connection closed mid-answer",
+        ))
+    }
+}
+
+impl Connection {
+    fn open(port: u16) -> io::Result<Connection> {
+        let stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+        Ok(Connection {
+            reader: BufReader::new(stream.try_clone()?),
+            stream,
+        })
+    }
+
+    fn send(&mut self, request: &[u8]) -> io::Result<Reply> {
+        self.stream.write_all(request)?;
+        let reader = &mut self.reader;
+        let mut line = String::new();
+        read_line(reader, &mut line)?;
+        let status: u16 = line
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .ok_or_else(|| invalid("not an HTTP status line"))?;
+        let (mut length, mut chunked) = (None, false);
+        loop {
+            read_line(reader, &mut line)?;
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                let value = value.trim();
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = Some(value.parse::<usize>().map_err(|_| invalid("bad length"))?);
+                } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                    chunked = value.eq_ignore_ascii_case("chunked");
+                }
+            }
+        }
+        let mut body = Vec::new();
+        if chunked {
+            loop {
+                read_line(reader, &mut line)?;
+                let size = line.trim().split(';').next().unwrap_or("");
+                let size = usize::from_str_radix(size, 16).map_err(|_| invalid("bad chunk"))?;
+                if size == 0 {
+                    loop {
+                        read_line(reader, &mut line)?;
+                        if line.trim_end().is_empty() {
+                            break;
+                        }
+                    }
+                    break;
+                }
+                let start = body.len();
+                body.resize(start + size, 0);
+                reader.read_exact(&mut body[start..])?;
+                read_line(reader, &mut line)?;
+            }
+        } else if let Some(length) = length {
+            body.resize(length, 0);
+            reader.read_exact(&mut body)?;
+        } else if !matches!(status, 100..=199 | 204 | 304) {
+            reader.read_to_end(&mut body)?;
+        }
+        Ok(Reply { status, body })
+    }
+}
+
+fn get_home(port: u16) -> Vec<u8> {
+    format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUser-Agent: truckins-bench\r\nAccept: text/html\r\n\r\n"
+    )
+    .into_bytes()
+}
+
+fn post_quote(port: u16, submission_id: &str) -> Vec<u8> {
+    let body = serde_json::json!({
+        "name": "Dana O'Neil",
+        "email": "dana@example.com",
+        "phone": "(555) 210-0142",
+        "company": "Lone Star Haulers",
+        "insurance_type": "dump",
+        "vehicle_count": 3,
+        "dot_number": "1234567",
+        "consent": true,
+        "submission_id": submission_id,
+        "utm_source": "bench",
+    })
+    .to_string();
+    format!(
+        "POST /api/leads/quote HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUser-Agent: truckins-bench\r\n\
+         Accept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// The id in a 201 body `{"id":N}`.
+fn lead_id(reply: &Reply) -> Option<i64> {
+    serde_json::from_slice::<serde_json::Value>(&reply.body)
+        .ok()?
+        .get("id")?
+        .as_i64()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    Quote,
+    Home,
+}
+
+/// What one phase of load measured.
+#[derive(Default)]
+struct Load {
+    elapsed: Duration,
+    /// Latency of every answered request.
+    latencies: Vec<Duration>,
+    /// Answers by status.
+    statuses: HashMap<u16, usize>,
+    /// Requests that got no answer (the connection is then reopened).
+    errors: usize,
+    /// (submission_id, id) of every 201 to a quote.
+    acknowledged: Vec<(String, i64)>,
+    body_bytes: usize,
+}
+
+impl Load {
+    fn percentile_ms(&self, sorted: &[Duration], p: f64) -> f64 {
+        if sorted.is_empty() {
+            return f64::NAN;
+        }
+        let index = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+        sorted[index].as_secs_f64() * 1000.0
+    }
+
+    fn summary(&self, name: &str, unit: &str) -> String {
+        let mut sorted = self.latencies.clone();
+        sorted.sort_unstable();
+        let ok = match unit {
+            "leads" => self.acknowledged.len(),
+            _ => self.statuses.get(&200).copied().unwrap_or(0),
+        };
+        format!(
+            "{name}: {ok} {unit} in {:.2} s = {:.1} {unit}/s; latency ms p50 {:.2}, p90 {:.2}, p99 {:.2}, max {:.2} \
+             ({} requests, {} over 100 ms, {} over 1 s; answers {:?}, no answer {})",
+            self.elapsed.as_secs_f64(),
+            ok as f64 / self.elapsed.as_secs_f64(),
+            self.percentile_ms(&sorted, 50.0),
+            self.percentile_ms(&sorted, 90.0),
+            self.percentile_ms(&sorted, 99.0),
+            self.percentile_ms(&sorted, 100.0),
+            self.latencies.len() + self.errors,
+            sorted.iter().filter(|l| l.as_millis() > 100).count(),
+            sorted.iter().filter(|l| l.as_millis() > 1000).count(),
+            self.statuses,
+            self.errors,
+        )
+    }
+}
+
+/// `clients` threads, each on its own keep-alive connection, sending `target` back to back for `duration`.
+fn run_load(port: u16, clients: usize, target: Target, duration: Duration) -> Load {
+    let start = Arc::new(Barrier::new(clients + 1));
+    let clients: Vec<_> = (0..clients)
+        .map(|client| {
+            let start = start.clone();
+            thread::spawn(move || {
+                let mut load = Load::default();
+                let mut connection = Connection::open(port).ok();
+                start.wait();
+                let deadline = Instant::now() + duration;
+                let mut n = 0;
+                while Instant::now() < deadline {
+                    let Some(open) = connection.as_mut() else {
+                        connection = Connection::open(port).ok();
+                        if connection.is_none() {
+                            load.errors += 1;
+                            thread::sleep(Duration::from_millis(10));
+                        }
+                        continue;
+                    };
+                    n += 1;
+                    let submission_id = format!("bench-{client}-{n}");
+                    let request = match target {
+                        Target::Quote => post_quote(port, &submission_id),
+                        Target::Home => get_home(port),
+                    };
+                    let sent = Instant::now();
+                    match open.send(&request) {
+                        Ok(reply) => {
+                            load.latencies.push(sent.elapsed());
+                            *load.statuses.entry(reply.status).or_default() += 1;
+                            load.body_bytes += reply.body.len();
+                            if target == Target::Quote && reply.status == 201 {
+                                let id = lead_id(&reply).expect("a 201 body {\"id\": N}");
+                                load.acknowledged.push((submission_id, id));
+                            }
+                        }
+                        Err(_) => {
+                            load.errors += 1;
+                            connection = None;
+                        }
+                    }
+                }
+                load
+            })
+        })
+        .collect();
+    start.wait();
+    let started = Instant::now();
+    let mut total = Load::default();
+    for client in clients {
+        let load = client.join().expect("a client thread panicked");
+        total.latencies.extend(load.latencies);
+        for (status, count) in load.statuses {
+            *total.statuses.entry(status).or_default() += count;
+        }
+        total.errors += load.errors;
+        total.acknowledged.extend(load.acknowledged);
+        total.body_bytes += load.body_bytes;
+    }
+    total.elapsed = started.elapsed();
+    total
+}
+
+fn mib(kib: Option<u64>) -> String {
+    kib.map(|k| format!("{:.1} MiB", k as f64 / 1024.0))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+#[test]
+#[ignore = "benchmark: cargo test --release --test bench_leads -- --ignored --nocapture"]
+fn bench_lead_submissions_and_static_page() {
+    let seconds: f64 = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
+    let duration = Duration::from_secs_f64(seconds);
+    let clients: usize = std::env::var("BENCH_CLIENTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16);
+    let dir = TempDir::new("leads");
+    let database = dir.0.join("leads.db");
+    let server = Server::start(&database, &dir.0.join("serve.log"));
+    let port = server.port;
+    let rss_idle = server.memory_kib("VmRSS");
+
+    // Warm-up: the pool's connections, the page cache, the allocator.
+    let mut connection = Connection::open(port).expect("connect");
+    let mut warm_acknowledged = Vec::new();
+    for n in 0..WARM_UP {
+        let submission_id = format!("warm-{n}");
+        let reply = connection
+            .send(&post_quote(port, &submission_id))
+            .expect("a warm-up answer");
+        assert_eq!(
+            reply.status,
+            201,
+            "{}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        warm_acknowledged.push((submission_id, lead_id(&reply).expect("an id")));
+        connection.send(&get_home(port)).expect("a warm-up page");
+    }
+    drop(connection);
+
+    let leads = run_load(port, clients, Target::Quote, duration);
+    let peak_after_leads = server.memory_kib("VmHWM");
+    let pages = run_load(port, clients, Target::Home, duration);
+    let peak_after_pages = server.memory_kib("VmHWM");
+    drop(server);
+
+    let cpus = thread::available_parallelism().map_or(0, |n| n.get());
+    println!();
+    println!(
+        "bench_leads: {clients} keep-alive clients, {seconds} s per phase, {cpus} CPUs shared by clients and server, \
+         {} build of the server",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+    );
+    println!("{}", leads.summary("POST /api/leads/quote", "leads"));
+    println!(
+        "{}; {:.1} KiB per page",
+        pages.summary("GET / (static page)", "requests"),
+        pages.body_bytes as f64 / pages.latencies.len().max(1) as f64 / 1024.0
+    );
+
+    // Correctness: every 201 is stored once under the id returned, and the file is sound.
+    let connection = rusqlite::Connection::open(&database).expect("the database opens");
+    let check: String = connection
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap();
+    let mut stored: HashMap<String, i64> = HashMap::new();
+    let mut statement = connection
+        .prepare("SELECT submission_id, id FROM leads")
+        .unwrap();
+    for row in statement
+        .query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })
+        .unwrap()
+    {
+        let (submission, id) = row.unwrap();
+        assert!(
+            stored.insert(submission, id).is_none(),
+            "a duplicate submission_id"
+        );
+    }
+    let acknowledged: Vec<&(String, i64)> = warm_acknowledged
+        .iter()
+        .chain(leads.acknowledged.iter())
+        .collect();
+    println!(
+        "stored: {} leads ({WARM_UP} warm-up + {} accepted under load); integrity_check: {check}",
+        stored.len(),
+        leads.acknowledged.len()
+    );
+    println!(
+        "server memory: RSS at start {}, peak RSS (VmHWM) after the leads phase {}, after the GET / phase {}",
+        mib(rss_idle),
+        mib(peak_after_leads),
+        mib(peak_after_pages)
+    );
+    assert_eq!(check, "ok");
+    let missing: Vec<_> = acknowledged
+        .iter()
+        .filter(|(submission, id)| stored.get(submission) != Some(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} acknowledged leads are not stored as answered, e.g. {:?}",
+        missing.len(),
+        &missing[..missing.len().min(10)]
+    );
+    assert!(
+        !leads.acknowledged.is_empty(),
+        "no lead was accepted under load"
+    );
+}
