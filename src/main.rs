@@ -118,8 +118,9 @@ fn parse_date(text: &str) -> Result<String, String> {
         .map_err(|_| format!("{text:?} is not a date like 2026-11-01"))
 }
 
-#[rocket::main]
-async fn main() -> ExitCode {
+// A plain `main` rather than `#[rocket::main]`: the configuration is checked (with one-line errors) before the
+// runtime exists, and the runtime is then sized from that checked configuration.
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => error.exit(), // --help and --version
@@ -147,7 +148,7 @@ async fn main() -> ExitCode {
         figment = figment.merge(("database", database));
     }
     let result = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
-        Command::Serve(args) => serve(args, figment).await,
+        Command::Serve(args) => serve(args, figment),
         Command::Leads(command) => leads(command, &figment),
         Command::Backup { file } => backup(&figment, &file),
         Command::Healthcheck { port } => healthcheck(&figment, port),
@@ -161,7 +162,7 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn serve(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
+fn serve(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     if let Some(address) = args.address {
         figment = figment.merge(("address", address));
     }
@@ -186,9 +187,17 @@ async fn serve(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
         env!("CARGO_PKG_VERSION"),
         config::describe(&figment, &settings)
     );
-    truckins::rocket_with(figment)
-        .launch()
-        .await
+    let rocket_config =
+        rocket::Config::try_from(&figment).map_err(|e| format!("invalid setting: {e}"))?;
+    let runtime = rocket::tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(rocket_config.workers.max(1))
+        .max_blocking_threads(rocket_config.max_blocking.max(1))
+        .thread_name("truckins-worker")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime
+        .block_on(truckins::rocket_with(figment).launch())
         .map(|_| ())
         .map_err(|error| format!("could not serve: {error}"))
 }
@@ -215,10 +224,47 @@ fn backup(figment: &Figment, file: &std::path::Path) -> Result<(), String> {
         ));
     }
     let (path, pool) = open_existing(figment)?;
+    // Written beside the target and renamed into place only once checked: a failed backup leaves no file that
+    // looks like a backup.
+    let partial = file.with_file_name(format!(
+        "{}.partial",
+        file.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    let result = copy_database(&pool, &path, &partial).and_then(|done| {
+        std::fs::rename(&partial, file)
+            .map_err(|e| format!("cannot move the copy to {}: {e}", file.display()))?;
+        Ok(done)
+    });
+    match result {
+        Ok((leads, milliseconds)) => {
+            println!(
+                "backed up {leads} leads from {} to {} in {milliseconds} ms",
+                path.display(),
+                file.display()
+            );
+            Ok(())
+        }
+        Err(message) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(message)
+        }
+    }
+}
+
+/// Copies the database into `target` with SQLite's online backup and checks the copy; returns its lead count
+/// and the time it took.
+fn copy_database(
+    pool: &store::DbPool,
+    path: &std::path::Path,
+    target: &std::path::Path,
+) -> Result<(i64, u128), String> {
+    let _ = std::fs::remove_file(target);
     let started = std::time::Instant::now();
     let source = pool.get().map_err(|e| e.to_string())?;
-    let mut copy = rusqlite::Connection::open(file)
-        .map_err(|e| format!("cannot create {}: {e}", file.display()))?;
+    let mut copy = rusqlite::Connection::open(target)
+        .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let backup = rusqlite::backup::Backup::new(&source, &mut copy).map_err(|e| e.to_string())?;
     // 256 pages a step with a short pause: the site keeps writing leads while the copy is made.
     backup
@@ -230,21 +276,14 @@ fn backup(figment: &Figment, file: &std::path::Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     if check != "ok" {
         return Err(format!(
-            "the copy in {} failed its integrity check: {check}",
-            file.display()
+            "the copy of {} failed its integrity check: {check}",
+            path.display()
         ));
     }
     let leads: i64 = copy
         .query_row("SELECT COUNT(*) FROM leads", [], |row| row.get(0))
         .map_err(|e| e.to_string())?;
-    println!(
-        "backed up {} leads from {} to {} in {} ms",
-        leads,
-        path.display(),
-        file.display(),
-        started.elapsed().as_millis()
-    );
-    Ok(())
+    Ok((leads, started.elapsed().as_millis()))
 }
 
 fn healthcheck(figment: &Figment, port: Option<u16>) -> Result<(), String> {
@@ -363,6 +402,18 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
 }
 
 fn clip(text: &str, width: usize) -> String {
+    // Whatever a visitor typed is shown as text, never as terminal control sequences.
+    let text: String = text
+        .chars()
+        .map(|c| {
+            if truckins::leads::validate::is_invisible_control(c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let text = text.as_str();
     if text.chars().count() <= width {
         text.to_string()
     } else {

@@ -169,7 +169,9 @@ pub fn resolve(raw_path: &str) -> Resolution {
         return not_found(&decoded);
     }
     if trimmed.len() != inner.len() {
-        return Resolution::Redirect(format!("/{trimmed}"));
+        // From the path as sent, still percent-encoded: decoding it would turn `%3F` into a query, `%23` into a
+        // fragment, and put raw bytes into a header.
+        return Resolution::Redirect(raw_path.trim_end_matches('/').to_string());
     }
     if let Some((_, to)) = MOVED.iter().find(|(from, _)| *from == decoded) {
         return Resolution::Redirect((*to).to_string());
@@ -529,6 +531,12 @@ mod tests {
         assert_eq!(
             resolve("/unknown///"),
             Resolution::Redirect("/unknown".into())
+        );
+        assert_eq!(resolve("/a%3Fb/"), Resolution::Redirect("/a%3Fb".into()));
+        assert_eq!(resolve("/a%23b/"), Resolution::Redirect("/a%23b".into()));
+        assert_eq!(
+            resolve("/caf%C3%A9/"),
+            Resolution::Redirect("/caf%C3%A9".into())
         );
     }
 

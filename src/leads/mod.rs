@@ -276,7 +276,7 @@ async fn submit(
     } else {
         Ok(parse_form(&text))
     };
-    let fields = match fields {
+    let fields = match fields.and_then(check_submission_id) {
         Ok(fields) => fields,
         Err(message) => return json_error(Status::BadRequest, &message),
     };
@@ -360,6 +360,7 @@ impl Verdict {
 
 async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();
+    let ip_key = rate_key(visit.ip.0);
     if !fields.get("website").trim().is_empty() {
         rocket::warn!(
             "dropped a {} submission from {ip}: the honeypot field was filled",
@@ -431,16 +432,17 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     // A repeat is answered with the first answer and takes no rate-limit slot.
     if let Some(submission) = lead.submission_id.clone() {
         let pool = leads.pool.clone();
-        let found =
-            rocket::tokio::task::spawn_blocking(move || store::find_submission(&pool, &submission))
-                .await;
+        let found = rocket::tokio::task::spawn_blocking(move || {
+            store::find_submission(&pool, form.source(), &submission)
+        })
+        .await;
         if let Ok(Ok(Some(id))) = found {
             return Verdict::Accepted(id);
         }
     }
 
     let email_key = (form == Form::Contact).then(|| lead.email.clone());
-    if !leads.per_ip.try_acquire(&ip) {
+    if !leads.per_ip.try_acquire(&ip_key) {
         rocket::warn!(
             "rate limit: {} submissions per 10 minutes reached by {ip}",
             leads.ip_limit
@@ -450,7 +452,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     if let Some(email) = &email_key
         && !leads.per_email.try_acquire(email)
     {
-        leads.per_ip.release(&ip);
+        leads.per_ip.release(&ip_key);
         return Verdict::RateLimited;
     }
 
@@ -476,11 +478,41 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
         }
     };
     // Not stored now: the slots taken for it are given back.
-    leads.per_ip.release(&ip);
+    leads.per_ip.release(&ip_key);
     if let Some(email) = &email_key {
         leads.per_email.release(email);
     }
     outcome
+}
+
+/// A submission id is the client's name for one attempt: 16 to 100 letters, digits, `-` or `_`. Anything else is
+/// refused rather than cut down, so two different attempts can never share an id.
+fn check_submission_id(fields: RawFields) -> Result<RawFields, String> {
+    let id = fields.get("submission_id");
+    let valid = id.is_empty()
+        || ((16..=100).contains(&id.len())
+            && id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+    if valid {
+        Ok(fields)
+    } else {
+        Err("`submission_id` must be 16 to 100 letters, digits, - or _.".into())
+    }
+}
+
+/// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
+fn rate_key(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
 }
 
 /// A JSON body: an object whose form fields are strings, numbers or booleans.
@@ -593,4 +625,28 @@ pub fn escape_html(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#x27;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_visitors_are_limited_by_their_64_network() {
+        let key = |text: &str| rate_key(text.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+    }
+
+    #[test]
+    fn submission_ids_are_checked_not_cut() {
+        let with = |id: &str| RawFields([("submission_id".to_string(), id.to_string())].into());
+        assert!(check_submission_id(with("")).is_ok());
+        assert!(check_submission_id(with("0123456789abcdef")).is_ok());
+        assert!(check_submission_id(with("short")).is_err());
+        assert!(check_submission_id(with(&"a".repeat(101))).is_err());
+        assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
+    }
 }

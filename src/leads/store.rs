@@ -47,8 +47,9 @@ const MIGRATIONS: &[(i64, &str)] = &[(
         gclid TEXT,
         referrer TEXT,
         landing_page TEXT,
-        submission_id TEXT UNIQUE
+        submission_id TEXT
     );
+    CREATE UNIQUE INDEX leads_submission ON leads (source, submission_id);
     CREATE INDEX leads_created_at ON leads (created_at);
     CREATE INDEX leads_status ON leads (status);",
 )];
@@ -213,8 +214,8 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     if let Some(submission) = &lead.submission_id {
         let earlier: Option<i64> = transaction
             .query_row(
-                "SELECT id FROM leads WHERE submission_id = ?1",
-                [submission],
+                "SELECT id FROM leads WHERE source = ?1 AND submission_id = ?2",
+                params![lead.source, submission],
                 |row| row.get(0),
             )
             .optional()?;
@@ -268,13 +269,17 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     Ok(Stored::New(id))
 }
 
-/// The id of the lead stored earlier under `submission_id`, if any.
-pub fn find_submission(pool: &DbPool, submission_id: &str) -> Result<Option<i64>, StoreError> {
+/// The id of the lead of this `source` (form) stored earlier under `submission_id`, if any.
+pub fn find_submission(
+    pool: &DbPool,
+    source: &str,
+    submission_id: &str,
+) -> Result<Option<i64>, StoreError> {
     let connection = pool.get()?;
     let id = connection
         .query_row(
-            "SELECT id FROM leads WHERE submission_id = ?1",
-            [submission_id],
+            "SELECT id FROM leads WHERE source = ?1 AND submission_id = ?2",
+            params![source, submission_id],
             |row| row.get(0),
         )
         .optional()?;

@@ -105,7 +105,15 @@ pub fn contact(fields: &RawFields) -> Result<ContactLead, FieldErrors> {
         }
         _ => {}
     }
-    let message = fields.get("message").trim().to_string();
+    // Line breaks and tabs are kept in a message; other control characters are not.
+    let message: String = fields
+        .get("message")
+        .replace("\r\n", "\n")
+        .chars()
+        .filter(|c| *c == '\n' || *c == '\t' || !is_invisible_control(*c))
+        .collect::<String>()
+        .trim()
+        .to_string();
     match message.chars().count() {
         0..10 => {
             errors.insert("message", "Message must be at least 10 characters");
@@ -158,6 +166,13 @@ fn name(raw: &str) -> Result<String, &'static str> {
         return Err("Name can only contain letters, spaces, hyphens, and apostrophes");
     }
     Ok(cleaned)
+}
+
+/// Control characters (C0, DEL, C1) and the bidirectional overrides and isolates (U+202A-202E, U+2066-2069).
+pub fn is_invisible_control(c: char) -> bool {
+    c.is_control()
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
 /// The Unicode blocks of combining diacritical marks (the marks Latin, Greek and Cyrillic names use).
@@ -252,7 +267,12 @@ fn is_true(raw: &str) -> bool {
 
 /// Spec: trim, strip angle brackets, strip script-protocol text and inline event-handler patterns.
 pub fn sanitize(raw: &str) -> String {
-    let mut text: String = raw.chars().filter(|c| *c != '<' && *c != '>').collect();
+    // Also no control or direction-override characters: stored text is later printed in a terminal and opened in
+    // spreadsheets, where they could forge rows or hide text.
+    let mut text: String = raw
+        .chars()
+        .filter(|c| *c != '<' && *c != '>' && !is_invisible_control(*c))
+        .collect();
     // Repeat until stable, so "javajavascript:script:" cannot reassemble itself.
     loop {
         let before = text.len();
@@ -512,6 +532,24 @@ mod tests {
             errors.get("message"),
             Some(&"Message must be less than 2000 characters")
         );
+    }
+
+    #[test]
+    fn control_and_direction_characters_are_removed() {
+        assert_eq!(
+            sanitize("Need\n   99  2026 won  Forged\u{1b}[31m COI"),
+            "Need   99  2026 won  Forged[31m COI"
+        );
+        assert_eq!(sanitize("abc\u{202E}def"), "abcdef");
+        let message = contact(&fields(&[
+            ("name", "Luis"),
+            ("email", "l@example.com"),
+            ("subject", "Certificate"),
+            ("message", "Line one\r\nLine\ttwo\u{0}\u{7}"),
+        ]))
+        .unwrap()
+        .message;
+        assert_eq!(message, "Line one\nLine\ttwo");
     }
 
     #[test]

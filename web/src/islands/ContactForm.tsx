@@ -47,7 +47,9 @@ export default function ContactForm({ template = false }: ContactFormProps) {
 
   // noValidate: every rule and message comes from the server, in the spec's wording, under its field.
   return (
-    <form action={CONTACT_ENDPOINT} method="post" noValidate onSubmit={submit} aria-labelledby="contact-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
+    <form action={CONTACT_ENDPOINT} method="post" noValidate onSubmit={submit} onInput={() => {
+        if (!busy) submissionId.current = null;
+      }} aria-labelledby="contact-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
       <h2 id="contact-form-heading" className="text-2xl font-bold">
         Send Us a Message
       </h2>

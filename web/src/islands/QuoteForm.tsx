@@ -1,7 +1,7 @@
 // The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { describedBy, Field, inputClass } from '../ui/Field';
 import { focusFirstError, formFields, newSubmissionId, postLead, type FieldErrors } from './formSupport';
 import { showToast } from './toast';
@@ -26,10 +26,6 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const submissionId = useRef<string | null>(null);
-  const hydratedAt = useRef(0);
-  useEffect(() => {
-    hydratedAt.current = Date.now();
-  }, []);
 
   const value = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_VALUE_${name}` : undefined);
   const error = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_ERROR_${name}` : errors[name]);
@@ -50,7 +46,8 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       ...fields,
       consent: true,
       submission_id: submissionId.current,
-      elapsed_ms: Date.now() - hydratedAt.current,
+      // Time since the page began to load: the prerendered form can be filled before it hydrates.
+      elapsed_ms: Math.round(performance.now()),
     });
     setBusy(false);
     if (result.kind === 'created') {
@@ -75,6 +72,9 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       action={QUOTE_ENDPOINT}
       method="post"
       onSubmit={submit}
+      onInput={() => {
+        if (!busy) submissionId.current = null;
+      }}
       aria-labelledby={headingId}
       className={`rounded-2xl bg-white text-ink ${compact ? 'border border-slate-200 p-6 shadow-lg' : 'p-6 shadow-2xl md:p-8'}`}
     >
