@@ -9,8 +9,7 @@ use crate::site::{ErrorPage, Negotiation, Overlay, SiteResponse};
 
 fn page_for(status: Status, request: &Request<'_>) -> ErrorPage {
     match status.code {
-        404 if request.uri().path().as_str().starts_with("/blog/") => ErrorPage::BlogPostNotFound,
-        404 => ErrorPage::NotFound,
+        404 => crate::site::not_found_page(request.uri().path().as_str()),
         500.. => ErrorPage::ServerError,
         _ => ErrorPage::BadRequest,
     }

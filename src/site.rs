@@ -76,15 +76,6 @@ impl Overlay {
         }
         Overlay { files }
     }
-
-    /// How many files were rewritten.
-    pub fn len(&self) -> usize {
-        self.files.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
-    }
 }
 
 /// A 64-bit FNV-1a hash: enough to tell versions of a page apart in an ETag.
@@ -133,6 +124,17 @@ pub enum Resolution {
     Error(Status, ErrorPage),
 }
 
+/// The not-found page for a (decoded) path: the blog's own for `/blog/<slug>`, the site's for anything else.
+pub fn not_found_page(path: &str) -> ErrorPage {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segments.as_slice() {
+        ["blog", slug] if !slug.is_empty() && *slug != ".." && *slug != "." => {
+            ErrorPage::BlogPostNotFound
+        }
+        _ => ErrorPage::NotFound,
+    }
+}
+
 /// Decodes and checks a raw (percent-encoded) request path and finds what it names.
 pub fn resolve(raw_path: &str) -> Resolution {
     if raw_path.len() > MAX_PATH_BYTES {
@@ -141,14 +143,7 @@ pub fn resolve(raw_path: &str) -> Resolution {
     let Some(decoded) = percent_decode(raw_path) else {
         return Resolution::Error(Status::BadRequest, ErrorPage::BadRequest);
     };
-    let not_found = |decoded: &str| {
-        let segments: Vec<&str> = decoded.trim_matches('/').split('/').collect();
-        let page = match segments.as_slice() {
-            ["blog", slug] if !slug.is_empty() => ErrorPage::BlogPostNotFound,
-            _ => ErrorPage::NotFound,
-        };
-        Resolution::Error(Status::NotFound, page)
-    };
+    let not_found = |decoded: &str| Resolution::Error(Status::NotFound, not_found_page(decoded));
     let Some(inner) = decoded.strip_prefix('/') else {
         return not_found(&decoded);
     };

@@ -336,7 +336,7 @@ fn run_load(port: u16, clients: usize, target: Target, duration: Duration) -> Lo
                         continue;
                     };
                     n += 1;
-                    let submission_id = format!("bench-{client}-{n}");
+                    let submission_id = format!("bench-{client:04}-{n:08}");
                     let request = match target {
                         Target::Quote => post_quote(port, &submission_id),
                         Target::Home => get_home(port),
@@ -406,7 +406,7 @@ fn bench_lead_submissions_and_static_page() {
     let mut connection = Connection::open(port).expect("connect");
     let mut warm_acknowledged = Vec::new();
     for n in 0..WARM_UP {
-        let submission_id = format!("warm-{n}");
+        let submission_id = format!("warm-up-{n:012}");
         let reply = connection
             .send(&post_quote(port, &submission_id))
             .expect("a warm-up answer");

@@ -361,7 +361,7 @@ fn flood(
             continue;
         };
         n += 1;
-        let submission_id = format!("flood-{client}-{n}");
+        let submission_id = format!("flood-{client:04}-{n:08}");
         let body = quote_body(&submission_id);
         let request = format!(
             "POST /api/leads/quote HTTP/1.1\r\nHost: {}\r\nUser-Agent: {USER_AGENT}\r\n\
@@ -519,7 +519,7 @@ fn sigkill_mid_flood_loses_no_acknowledged_lead() {
     let new_id = post_lead(
         server.port,
         "/api/leads/quote",
-        &serde_json::from_str(&quote_body("after-restart")).unwrap(),
+        &serde_json::from_str(&quote_body("after-restart-000001")).unwrap(),
     );
     assert!(
         !stored.values().flatten().any(|id| *id == new_id) && new_id > max_id,
@@ -697,7 +697,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
         "vehicle_count": "3",
         "dot_number": "1234567",
         "consent": true,
-        "submission_id": "export-a",
+        "submission_id": "export-lead-aaaa-1",
         "page_url": "https://example.com/get-quote",
         "utm_source": "google",
         "utm_medium": "cpc",
@@ -715,7 +715,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
         "insurance_type": "hotshot",
         "vehicle_count": 12,
         "consent": "yes",
-        "submission_id": "export-b",
+        "submission_id": "export-lead-bbbb-2",
     });
     let contact_c = json!({
         "name": "Lee Park",
@@ -775,7 +775,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
             ("gclid", "abc123"),
             ("referrer", "https://www.google.com/"),
             ("landing_page", "https://example.com/dump-truck-insurance"),
-            ("submission_id", "export-a"),
+            ("submission_id", "export-lead-aaaa-1"),
         ],
     );
     assert_eq!(
@@ -802,7 +802,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
             ("dot_number", ""),
             ("consent_given", "true"),
             ("utm_source", ""),
-            ("submission_id", "export-b"),
+            ("submission_id", "export-lead-bbbb-2"),
         ],
     );
     expect(
@@ -813,7 +813,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
             ("name", "Lee Park"),
             ("email", "lee@example.com"),
             ("subject", "Question about cargo"),
-            ("message", "Hello,\nwhat does cargo cover?\r\nThanks"),
+            ("message", "Hello,\nwhat does cargo cover?\nThanks"),
             ("consent_given", "false"),
             ("consent_text", ""),
             ("vehicle_count", ""),
@@ -836,7 +836,7 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
     assert_eq!(value[1]["phone"], Value::Null);
     assert_eq!(
         value[0]["message"],
-        "Hello,\nwhat does cargo cover?\r\nThanks"
+        "Hello,\nwhat does cargo cover?\nThanks"
     );
 }
 

@@ -1045,7 +1045,7 @@ fn honeypot_and_too_fast_submissions_look_accepted_and_are_dropped() {
 #[test]
 fn a_repeated_submission_id_is_stored_once() {
     let (client, database) = app_with("idempotent", |f| f.merge(("ip_limit", 2)));
-    let body = with(quote_body(), "submission_id", "b6a4f7e2-0001");
+    let body = with(quote_body(), "submission_id", "b6a4f7e2-0001-repeat");
     let first = created(&client, QUOTE, &body);
     let again = created(&client, QUOTE, &body);
     assert_eq!(first, again);
@@ -1056,9 +1056,12 @@ fn a_repeated_submission_id_is_stored_once() {
     assert_eq!(leads.len(), 1);
     assert_eq!(leads[0].id, first);
     assert_eq!(leads[0].company.as_deref(), Some("Lone Star Haulers"));
-    assert_eq!(leads[0].submission_id.as_deref(), Some("b6a4f7e2-0001"));
+    assert_eq!(
+        leads[0].submission_id.as_deref(),
+        Some("b6a4f7e2-0001-repeat")
+    );
     // Repeats took no IP slot (ip_limit is 2): one more new lead fits.
-    let other = with(quote_body(), "submission_id", "b6a4f7e2-0002");
+    let other = with(quote_body(), "submission_id", "b6a4f7e2-0002-repeat");
     assert_ne!(created(&client, QUOTE, &other), first);
     assert_eq!(row_count(&database), 2);
 }
@@ -1066,14 +1069,18 @@ fn a_repeated_submission_id_is_stored_once() {
 #[test]
 fn a_repeated_contact_takes_no_email_slot() {
     let (client, database) = app("idempotent-contact");
-    let body = with(contact_body(), "submission_id", "c-0001");
+    let body = with(contact_body(), "submission_id", "contact-repeat-0001");
     let first = created(&client, CONTACT, &body);
     for _ in 0..5 {
         assert_eq!(created(&client, CONTACT, &body), first);
     }
     // Two more new messages from the same address still fit in its 3.
     for n in 2..4 {
-        let body = with(contact_body(), "submission_id", format!("c-000{n}"));
+        let body = with(
+            contact_body(),
+            "submission_id",
+            format!("contact-repeat-000{n}"),
+        );
         created(&client, CONTACT, &body);
     }
     assert_eq!(row_count(&database), 3);
@@ -1236,8 +1243,12 @@ fn hostile_strings_never_cause_a_server_error() {
                     "{path} {field} = {:?}",
                     value.chars().take(40).collect::<String>()
                 );
+                // A submission id that is not 16-100 plain characters is refused outright (400).
+                let refused_id = *field == "submission_id" && status == Status::BadRequest;
                 assert!(
-                    status == Status::Created || status == Status::UnprocessableEntity,
+                    status == Status::Created
+                        || status == Status::UnprocessableEntity
+                        || refused_id,
                     "{case}: {status} {answer}"
                 );
                 if status == Status::Created {
@@ -1260,18 +1271,24 @@ fn hostile_strings_never_cause_a_server_error() {
             "message": "Null \u{0} byte, emoji 🚛 and '); DROP TABLE leads;-- in one",
             "utm_source": "x".repeat(10_000),
             "page_url": "p".repeat(10_000),
-            "submission_id": "s".repeat(10_000),
         }),
     );
     let lead = stored(&database).into_iter().find(|l| l.id == id).unwrap();
     assert_eq!(lead.subject.as_deref(), Some("'); DROP TABLE leads;-- 🚚"));
     assert_eq!(
         lead.message.as_deref(),
-        Some("Null \u{0} byte, emoji 🚛 and '); DROP TABLE leads;-- in one")
+        // The NUL, a control character, is removed; everything else is kept as sent.
+        Some("Null  byte, emoji 🚛 and '); DROP TABLE leads;-- in one")
     );
     assert_eq!(lead.utm_source.map(|s| s.len()), Some(200), "capped");
     assert_eq!(lead.page_url.map(|s| s.len()), Some(2000), "capped");
-    assert_eq!(lead.submission_id.map(|s| s.len()), Some(100), "capped");
+    // A submission id is refused, not cut, when it is not 16 to 100 plain characters (two attempts could share a cut id).
+    let response = client
+        .post(QUOTE)
+        .header(ContentType::JSON)
+        .body(with(quote_body(), "submission_id", "s".repeat(10_000)).to_string())
+        .dispatch();
+    assert_eq!(response.status(), Status::BadRequest);
     assert_eq!(row_count(&database), accepted + 1);
 
     // A 10,000-character User-Agent is kept, cut to 500 characters.
@@ -1279,7 +1296,7 @@ fn hostile_strings_never_cause_a_server_error() {
         .post(QUOTE)
         .header(ContentType::JSON)
         .header(Header::new("User-Agent", "🚚".repeat(10_000)))
-        .body(with(quote_body(), "submission_id", "ua-long").to_string())
+        .body(with(quote_body(), "submission_id", "user-agent-long-1").to_string())
         .dispatch();
     assert_eq!(response.status(), Status::Created);
     let lead = stored(&database).pop().unwrap();
@@ -1342,7 +1359,7 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
     assert_eq!(message.subject.as_deref(), Some("Certificate + renewal"));
     assert_eq!(
         message.message.as_deref(),
-        Some("Line one\r\nLine two & more.")
+        Some("Line one\nLine two & more.")
     );
 }
 
@@ -1391,6 +1408,24 @@ fn an_invalid_plain_quote_form_comes_back_filled_in_with_the_errors() {
     }
     assert!(html.contains("&lt;b&gt;Acme"));
     assert!(!html.contains("<b>Acme"), "typed markup is escaped");
+    for field in [
+        "name",
+        "email",
+        "phone",
+        "vehicle_count",
+        "dot_number",
+        "consent",
+    ] {
+        let marked = format!(r#"id="correction-{field}" aria-invalid="true""#);
+        assert!(
+            html.contains(&marked),
+            "{field} is marked invalid for screen readers"
+        );
+    }
+    assert!(
+        !html.contains(r#"id="correction-company" aria-invalid"#),
+        "valid fields are not marked"
+    );
     assert!(!html.contains("TRUCKINS_"), "every marker is filled");
     assert!(
         !html.contains(r#"data-fill="consent" checked"#),
@@ -1563,7 +1598,7 @@ async fn five_hundred_concurrent_leads_are_all_stored_once() {
         tasks.push(rocket::tokio::spawn(async move {
             let mut answers = Vec::new();
             for n in 0..EACH {
-                let submission = format!("load-{worker}-{n}");
+                let submission = format!("load-{worker:04}-{n:08}");
                 let body = with(
                     with(quote_body(), "submission_id", submission.as_str()),
                     "email",

@@ -576,7 +576,7 @@ fn flood(port: u16, thread_number: usize, term_sent: &AtomicBool, acked: &Atomic
                 }
             },
         };
-        let submission = format!("flood-{thread_number}-{n}");
+        let submission = format!("flood-{thread_number:04}-{n:08}");
         match http.post_json("/api/leads/quote", &quote(&submission)) {
             Ok(reply) => {
                 match acknowledged_id(&reply) {
@@ -722,7 +722,7 @@ fn backup_under_write_load_restores_every_lead_acknowledged_before_it_began() {
     let acknowledged: Arc<Mutex<Vec<(String, i64)>>> = Arc::default();
     let mut http = server.http();
     for n in 0..200 {
-        let submission = format!("before-{n}");
+        let submission = format!("before-backup-{n:08}");
         let reply = http
             .post_json("/api/leads/quote", &quote(&submission))
             .expect("an answer");
@@ -743,7 +743,7 @@ fn backup_under_write_load_restores_every_lead_acknowledged_before_it_began() {
                 if stop.load(Ordering::SeqCst) || problems.len() > 20 {
                     break;
                 }
-                let submission = format!("during-{n}");
+                let submission = format!("during-backup-{n:08}");
                 match http.post_json("/api/leads/quote", &quote(&submission)) {
                     Ok(reply) => match acknowledged_id(&reply) {
                         Some(id) => acknowledged.lock().unwrap().push((submission, id)),
@@ -927,11 +927,11 @@ fn configuration_layers_and_errors() {
     );
     let mut http = server.http();
     let first = http
-        .post_json("/api/leads/quote", &quote("limit-1"))
+        .post_json("/api/leads/quote", &quote("ip-limit-check-0001"))
         .unwrap();
     assert_eq!(first.status, 201, "{}", first.text());
     let second = http
-        .post_json("/api/leads/quote", &quote("limit-2"))
+        .post_json("/api/leads/quote", &quote("ip-limit-check-0002"))
         .unwrap();
     assert_eq!(
         second.status,
@@ -1104,13 +1104,13 @@ fn logged_requests(mut server: Server, label: &str) -> (String, String) {
     );
     assert_eq!(http.get("/healthz", &[]).unwrap().status, 200);
     assert_eq!(http.get("/no-such-page", &[]).unwrap().status, 404);
-    let mut lead = quote(&format!("log-{label}"));
+    let mut lead = quote(&format!("request-log-{label}-ok"));
     lead["name"] = json!(SECRET_NAME);
     lead["email"] = json!(SECRET_EMAIL);
     let stored = http.post_json("/api/leads/quote", &lead).unwrap();
     assert_eq!(stored.status, 201, "{}", stored.text());
     lead["vehicle_count"] = json!(0);
-    lead["submission_id"] = json!(format!("log-{label}-invalid"));
+    lead["submission_id"] = json!(format!("request-log-{label}-invalid"));
     let invalid = http.post_json("/api/leads/quote", &lead).unwrap();
     assert_eq!(invalid.status, 422, "{}", invalid.text());
     drop(http);

@@ -47,6 +47,7 @@ cp target/release/truckins "$portable/"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 (cd "$portable" && exec ./truckins serve --port "$port" >"$portable/log" 2>&1) &
 server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
 python3 - "$port" <<'PY'
 import sys, time, urllib.request
 base = f"http://127.0.0.1:{sys.argv[1]}"

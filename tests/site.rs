@@ -180,6 +180,14 @@ fn layout_has_the_spec_navigation_and_footer() {
     assert!(!html.contains("href=\"#\""), "no link points nowhere");
 }
 
+/// A post's category, from its front matter.
+fn post_category(slug: &str) -> String {
+    let path = format!("{}/content/blog/{slug}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text.lines().find(|l| l.starts_with("category")).unwrap();
+    line.split('"').nth(1).unwrap().to_string()
+}
+
 #[test]
 fn blog_list_and_every_post_render() {
     let client = common::client();
@@ -209,7 +217,6 @@ fn blog_list_and_every_post_render() {
         for text in [
             "Back to all articles",
             "Insurance Specialist",
-            "Related Articles",
             "Get Your Free Quote",
             r#""@type":"BlogPosting""#,
         ] {
@@ -221,6 +228,20 @@ fn blog_list_and_every_post_render() {
         );
         let words = post.split_whitespace().count();
         assert!(words > 700, "/blog/{slug} has {words} words");
+        // Related articles share the category (spec); with none, the section says it shows other articles.
+        let category = post_category(slug);
+        let shares = POST_SLUGS
+            .iter()
+            .any(|other| *other != slug && post_category(other) == category);
+        let heading = if shares {
+            "Related Articles"
+        } else {
+            "More from the Blog"
+        };
+        assert!(
+            post.contains(&format!(">{heading}</h2>")),
+            "/blog/{slug} lacks {heading:?}"
+        );
     }
     let highlighted = POST_SLUGS
         .iter()

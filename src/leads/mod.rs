@@ -587,6 +587,15 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
             );
         }
     }
+    // Fields with an error are marked invalid for assistive technology (ids as the form pages render them).
+    let id_prefix = match form {
+        Form::Quote => "correction",
+        Form::Contact => "contact",
+    };
+    for name in errors.keys() {
+        let id = format!("id=\"{id_prefix}-{name}\"");
+        html = html.replacen(&id, &format!("{id} aria-invalid=\"true\""), 1);
+    }
     // Then every marker in one pass over the template, so text a visitor typed is never read as a marker.
     const MARKER: &str = "TRUCKINS_";
     let mut filled = String::with_capacity(html.len() + 1024);

@@ -61,7 +61,7 @@ test('a post page reads as an article and links onward', async ({ page }) => {
   await expect(page).toHaveURL(/\/blog\/[a-z0-9-]+$/);
   await expect(page.getByRole('link', { name: 'Back to all articles' })).toHaveAttribute('href', '/blog');
   await expect(page.getByText('Insurance Specialist')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Related Articles' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^(Related Articles|More from the Blog)$/ })).toBeVisible();
   const hero = page.locator('article img').first();
   await expect(hero).toHaveAttribute('width', '1200');
   await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);

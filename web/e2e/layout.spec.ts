@@ -107,3 +107,15 @@ test('a menu opened by hovering stays open when its button is clicked', async ({
   await page.mouse.move(640, 700);
   await expect(nav.getByRole('link', { name: 'Cargo' })).toBeHidden();
 });
+
+test('tabbing out of the open mobile menu closes it', async ({ page }, info) => {
+  test.skip(info.project.name !== 'phone', 'phone navigation');
+  await page.goto('/');
+  await hydrated(page);
+  const panel = page.getByRole('navigation', { name: 'Mobile' });
+  await page.locator('summary', { hasText: 'Menu' }).click();
+  await expect(panel).toBeVisible();
+  await panel.getByRole('link').last().focus();
+  await page.keyboard.press('Tab');
+  await expect(panel).toBeHidden();
+});

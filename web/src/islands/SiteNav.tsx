@@ -144,7 +144,17 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
         >
           <Icon name="phone" />
         </a>
-        <details className="nav-menu" open={open === 'mobile'} onToggle={toggled('mobile')} onKeyDown={closeOnEscape}>
+        <details
+          className="nav-menu"
+          open={open === 'mobile'}
+          onToggle={toggled('mobile')}
+          onKeyDown={closeOnEscape}
+          onBlur={(event) => {
+            // Tabbing out of the panel would move focus behind it, out of sight: close it instead.
+            const next = event.relatedTarget as Node | null;
+            if (next && !event.currentTarget.contains(next)) setOpen((current) => (current === 'mobile' ? null : current));
+          }}
+        >
           <summary className="flex h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-semibold text-ink">
             <Icon name={open === 'mobile' ? 'close' : 'menu'} />
             Menu

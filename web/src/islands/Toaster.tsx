@@ -58,10 +58,10 @@ export default function Toaster() {
 
   return (
     <div className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end">
-      <div role="status" aria-live="polite" className="contents">
+      <div role="status" aria-live="polite" className="flex w-full flex-col items-center sm:items-end">
         {!destructive && body}
       </div>
-      <div role="alert" aria-live="assertive" className="contents">
+      <div role="alert" aria-live="assertive" className="flex w-full flex-col items-center sm:items-end">
         {destructive && body}
       </div>
     </div>

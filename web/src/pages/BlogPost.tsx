@@ -6,15 +6,16 @@ import { PostCard } from '../ui/PostCard';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { postCard } from './postCards';
 
-/** Up to 2 other posts, same category first, then the newest others (so the section is never empty). */
-export function relatedPosts(post: Post): Post[] {
+/** Where the reader goes next: up to 2 related articles (same category, as the spec says) or, when the category
+ * has no other article, the 2 newest others under a heading that says so. */
+export function nextReading(post: Post): { heading: string; posts: Post[] } {
   const others = content.posts.filter((p) => p.slug !== post.slug);
-  const same = others.filter((p) => p.category === post.category);
-  return [...same, ...others.filter((p) => p.category !== post.category)].slice(0, 2);
+  const related = others.filter((p) => p.category === post.category).slice(0, 2);
+  return related.length > 0 ? { heading: 'Related Articles', posts: related } : { heading: 'More from the Blog', posts: others.slice(0, 2) };
 }
 
 export function BlogPost({ post }: { post: Post }) {
-  const related = relatedPosts(post);
+  const next = nextReading(post);
   return (
     <>
       <article aria-labelledby="post-title">
@@ -63,14 +64,14 @@ export function BlogPost({ post }: { post: Post }) {
           </aside>
         </div>
       </article>
-      {related.length > 0 && (
+      {next.posts.length > 0 && (
         <section aria-labelledby="related-heading" className="py-16">
           <div className="container-site max-w-5xl">
             <h2 id="related-heading" className="mb-6 text-2xl font-bold">
-              Related Articles
+              {next.heading}
             </h2>
             <div className="grid gap-8 md:grid-cols-2">
-              {related.map((p) => (
+              {next.posts.map((p) => (
                 <PostCard key={p.slug} post={postCard(p)} />
               ))}
             </div>
