@@ -10,217 +10,16 @@
 //! phase, `BENCH_CLIENTS` the 16 clients). The client threads share the machine's CPUs with the server, so the figures are for comparing runs on
 //! one machine, not absolute capacity.
 
+mod common;
+
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_truckins");
+use common::process::{Http, Reply, Server, TempDir};
+
 const WARM_UP: usize = 100;
-
-/// A fresh temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("truckins-bench-{}-{label}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("a temporary directory");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `truckins serve` on a free loopback port; killed and reaped when dropped, also when the benchmark fails.
-struct Server {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
-
-impl Server {
-    fn start(database: &Path, log: &Path) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free loopback port")
-            .port();
-        let log_file = File::create(log).expect("the server log");
-        let mut command = Command::new(BIN);
-        for name in [
-            "TRUCKINS_DATABASE",
-            "TRUCKINS_ADDRESS",
-            "TRUCKINS_PORT",
-            "TRUCKINS_IP_LIMIT",
-            "ROCKET_CONFIG",
-        ] {
-            command.env_remove(name);
-        }
-        let child = command
-            .current_dir(database.parent().unwrap())
-            .args(["serve", "--address", "127.0.0.1", "--port"])
-            .arg(port.to_string())
-            .arg("--database")
-            .arg(database)
-            .args(["--ip-limit", "1000000"])
-            .stdin(Stdio::null())
-            .stdout(log_file.try_clone().expect("the server log"))
-            .stderr(log_file)
-            .spawn()
-            .expect("the binary starts");
-        let mut server = Server {
-            child,
-            port,
-            log: log.to_path_buf(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(status) = server.child.try_wait().unwrap() {
-                panic!(
-                    "the server exited with {status}:\n{}",
-                    std::fs::read_to_string(&server.log).unwrap_or_default()
-                );
-            }
-            if let Ok(mut connection) = Connection::open(port)
-                && let Ok(reply) = connection.send(&get_home(port))
-                && reply.status == 200
-            {
-                return server;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "GET / did not answer 200 in 60 s"
-            );
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// A `VmHWM`/`VmRSS` figure of the server from /proc, in KiB.
-    fn memory_kib(&self, field: &str) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))?
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A keep-alive HTTP/1.1 connection, written and read by hand.
-struct Connection {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-struct Reply {
-    status: u16,
-    body: Vec<u8>,
-}
-
-fn invalid(message: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message.to_string())
-}
-
-fn read_line(reader: &mut impl BufRead, line: &mut String) -> io::Result<()> {
-    line.clear();
-    reader.read_line(line)?;
-    if line.ends_with('\n') {
-        Ok(())
-    } else {
-        Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the connection closed mid-answer",
-        ))
-    }
-}
-
-impl Connection {
-    fn open(port: u16) -> io::Result<Connection> {
-        let stream = TcpStream::connect(("127.0.0.1", port))?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-        stream.set_write_timeout(Some(Duration::from_secs(30)))?;
-        Ok(Connection {
-            reader: BufReader::new(stream.try_clone()?),
-            stream,
-        })
-    }
-
-    fn send(&mut self, request: &[u8]) -> io::Result<Reply> {
-        self.stream.write_all(request)?;
-        let reader = &mut self.reader;
-        let mut line = String::new();
-        read_line(reader, &mut line)?;
-        let status: u16 = line
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .ok_or_else(|| invalid("not an HTTP status line"))?;
-        let (mut length, mut chunked) = (None, false);
-        loop {
-            read_line(reader, &mut line)?;
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                let value = value.trim();
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = Some(value.parse::<usize>().map_err(|_| invalid("bad length"))?);
-                } else if name.eq_ignore_ascii_case("transfer-encoding") {
-                    chunked = value.eq_ignore_ascii_case("chunked");
-                }
-            }
-        }
-        let mut body = Vec::new();
-        if chunked {
-            loop {
-                read_line(reader, &mut line)?;
-                let size = line.trim().split(';').next().unwrap_or("");
-                let size = usize::from_str_radix(size, 16).map_err(|_| invalid("bad chunk"))?;
-                if size == 0 {
-                    loop {
-                        read_line(reader, &mut line)?;
-                        if line.trim_end().is_empty() {
-                            break;
-                        }
-                    }
-                    break;
-                }
-                let start = body.len();
-                body.resize(start + size, 0);
-                reader.read_exact(&mut body[start..])?;
-                read_line(reader, &mut line)?;
-            }
-        } else if let Some(length) = length {
-            body.resize(length, 0);
-            reader.read_exact(&mut body)?;
-        } else if !matches!(status, 100..=199 | 204 | 304) {
-            reader.read_to_end(&mut body)?;
-        }
-        Ok(Reply { status, body })
-    }
-}
 
 fn get_home(port: u16) -> Vec<u8> {
     format!(
@@ -322,13 +121,13 @@ fn run_load(port: u16, clients: usize, target: Target, duration: Duration) -> Lo
             let start = start.clone();
             thread::spawn(move || {
                 let mut load = Load::default();
-                let mut connection = Connection::open(port).ok();
+                let mut connection = Http::connect(port).ok();
                 start.wait();
                 let deadline = Instant::now() + duration;
                 let mut n = 0;
                 while Instant::now() < deadline {
                     let Some(open) = connection.as_mut() else {
-                        connection = Connection::open(port).ok();
+                        connection = Http::connect(port).ok();
                         if connection.is_none() {
                             load.errors += 1;
                             thread::sleep(Duration::from_millis(10));
@@ -342,7 +141,7 @@ fn run_load(port: u16, clients: usize, target: Target, duration: Duration) -> Lo
                         Target::Home => get_home(port),
                     };
                     let sent = Instant::now();
-                    match open.send(&request) {
+                    match open.send_raw(&request) {
                         Ok(reply) => {
                             load.latencies.push(sent.elapsed());
                             *load.statuses.entry(reply.status).or_default() += 1;
@@ -397,18 +196,27 @@ fn bench_lead_submissions_and_static_page() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(16);
     let dir = TempDir::new("leads");
-    let database = dir.0.join("leads.db");
-    let server = Server::start(&database, &dir.0.join("serve.log"));
+    let database = dir.path().join("leads.db");
+    let server = Server::start(
+        dir.path(),
+        "serve",
+        &[
+            "--database",
+            database.to_str().unwrap(),
+            "--ip-limit",
+            "1000000",
+        ],
+    );
     let port = server.port;
     let rss_idle = server.memory_kib("VmRSS");
 
     // Warm-up: the pool's connections, the page cache, the allocator.
-    let mut connection = Connection::open(port).expect("connect");
+    let mut connection = Http::connect(port).expect("connect");
     let mut warm_acknowledged = Vec::new();
     for n in 0..WARM_UP {
         let submission_id = format!("warm-up-{n:012}");
         let reply = connection
-            .send(&post_quote(port, &submission_id))
+            .send_raw(&post_quote(port, &submission_id))
             .expect("a warm-up answer");
         assert_eq!(
             reply.status,
@@ -417,14 +225,16 @@ fn bench_lead_submissions_and_static_page() {
             String::from_utf8_lossy(&reply.body)
         );
         warm_acknowledged.push((submission_id, lead_id(&reply).expect("an id")));
-        connection.send(&get_home(port)).expect("a warm-up page");
+        connection
+            .send_raw(&get_home(port))
+            .expect("a warm-up page");
     }
     drop(connection);
 
     let leads = run_load(port, clients, Target::Quote, duration);
-    let peak_after_leads = server.memory_kib("VmHWM");
+    let peak_after_leads = server.peak_memory_kib();
     let pages = run_load(port, clients, Target::Home, duration);
-    let peak_after_pages = server.memory_kib("VmHWM");
+    let peak_after_pages = server.peak_memory_kib();
     drop(server);
 
     let cpus = thread::available_parallelism().map_or(0, |n| n.get());

@@ -12,284 +12,32 @@
 //! The HTTP client is hand-written on `std::net::TcpStream` (keep-alive HTTP/1.1), and the server only ever
 //! listens on a free loopback port picked by the test. Every child process is killed and reaped by a guard.
 
+mod common;
+
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::Output;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::process::{Http, Server, TempDir, USER_AGENT, truckins as command};
 use serde_json::{Value, json};
 use truckins::leads::store;
 
-const BIN: &str = env!("CARGO_BIN_EXE_truckins");
-const USER_AGENT: &str = "truckins-durability-test";
-
-// ---------------------------------------------------------------------------------------------------------------
-// Temporary files and the server process
-// ---------------------------------------------------------------------------------------------------------------
-
-/// A fresh temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "truckins-durability-{}-{}-{label}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("a temporary directory");
-        TempDir(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A loopback port nobody listens on (the listener is closed again before the server binds it).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free loopback port")
-        .port()
-}
-
-/// The binary with a clean environment: the working directory is `dir` (no stray `Rocket.toml`) and no
-/// `TRUCKINS_*` variable of the caller leaks in.
-fn command(dir: &Path) -> Command {
-    let mut command = Command::new(BIN);
-    command.current_dir(dir).stdin(Stdio::null());
-    for name in [
-        "TRUCKINS_DATABASE",
-        "TRUCKINS_ADDRESS",
-        "TRUCKINS_PORT",
-        "TRUCKINS_IP_LIMIT",
-        "ROCKET_CONFIG",
-    ] {
-        command.env_remove(name);
-    }
-    command
-}
-
-/// `truckins serve` on a free loopback port; killed (SIGKILL) and reaped when dropped, also when a test fails.
-struct Server {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
-
-impl Server {
-    /// Starts the server on `database` and waits until `GET /` answers 200.
-    fn start(database: &Path, log: &Path) -> Server {
-        // A port picked free may be taken by someone else before the server binds it: then try another one.
-        for attempt in 1..=3 {
-            let port = free_port();
-            let log_file = File::create(log).expect("the server log");
-            let child = command(database.parent().unwrap())
-                .args(["serve", "--address", "127.0.0.1", "--port"])
-                .arg(port.to_string())
-                .arg("--database")
-                .arg(database)
-                .args(["--ip-limit", "1000000"])
-                .stdout(log_file.try_clone().expect("the server log"))
-                .stderr(log_file)
-                .spawn()
-                .expect("the binary starts");
-            let mut server = Server {
-                child,
-                port,
-                log: log.to_path_buf(),
-            };
-            match server.wait_ready(Duration::from_secs(60)) {
-                Ok(()) => return server,
-                Err(why) if attempt < 3 && server.log_text().contains("in use") => {
-                    eprintln!("port {port} was taken ({why}); trying another");
-                }
-                Err(why) => panic!("{why}\n--- server log ---\n{}", server.log_text()),
-            }
-        }
-        unreachable!()
-    }
-
-    fn wait_ready(&mut self, limit: Duration) -> Result<(), String> {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().map_err(|e| e.to_string())? {
-                return Err(format!("the server exited with {status} before answering"));
-            }
-            if let Ok(mut connection) = Connection::open(self.port)
-                && let Ok(reply) = connection.request("GET", "/", None)
-                && reply.status == 200
-            {
-                return Ok(());
-            }
-            if Instant::now() > deadline {
-                return Err(format!("GET / did not answer 200 within {limit:?}"));
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// SIGKILL (what `Child::kill` sends on Unix), then reap.
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// A minimal keep-alive HTTP/1.1 client
-// ---------------------------------------------------------------------------------------------------------------
-
-struct Connection {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-    host: String,
-}
-
-struct Reply {
-    status: u16,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-}
-
-fn invalid(message: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message.to_string())
-}
-
-/// One line including its `\n`; a line cut short by the end of the stream is an error.
-fn read_line(reader: &mut impl BufRead, line: &mut String) -> io::Result<()> {
-    line.clear();
-    reader.read_line(line)?;
-    if line.ends_with('\n') {
-        Ok(())
-    } else {
-        Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the connection closed mid-answer",
-        ))
-    }
-}
-
-impl Connection {
-    fn open(port: u16) -> io::Result<Connection> {
-        let stream = TcpStream::connect(("127.0.0.1", port))?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-        stream.set_write_timeout(Some(Duration::from_secs(30)))?;
-        Ok(Connection {
-            reader: BufReader::new(stream.try_clone()?),
-            stream,
-            host: format!("127.0.0.1:{port}"),
-        })
-    }
-
-    /// Sends one request (a JSON body if given) and reads the whole answer.
-    fn request(&mut self, method: &str, path: &str, json: Option<&str>) -> io::Result<Reply> {
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nUser-Agent: {USER_AGENT}\r\nAccept: application/json\r\n",
-            self.host
-        );
-        if let Some(body) = json {
-            request.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                body.len()
-            ));
-        } else {
-            request.push_str("\r\n");
-        }
-        self.stream.write_all(request.as_bytes())?;
-        self.read_reply()
-    }
-
-    fn read_reply(&mut self) -> io::Result<Reply> {
-        let reader = &mut self.reader;
-        let mut line = String::new();
-        read_line(reader, &mut line)?;
-        let status: u16 = line
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .ok_or_else(|| invalid("not an HTTP status line"))?;
-        let (mut length, mut chunked) = (None, false);
-        loop {
-            read_line(reader, &mut line)?;
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                let value = value.trim();
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = Some(
-                        value
-                            .parse::<usize>()
-                            .map_err(|_| invalid("bad Content-Length"))?,
-                    );
-                } else if name.eq_ignore_ascii_case("transfer-encoding") {
-                    chunked = value.eq_ignore_ascii_case("chunked");
-                }
-            }
-        }
-        let mut body = Vec::new();
-        if chunked {
-            loop {
-                read_line(reader, &mut line)?;
-                let size = line.trim().split(';').next().unwrap_or("");
-                let size =
-                    usize::from_str_radix(size, 16).map_err(|_| invalid("bad chunk size"))?;
-                if size == 0 {
-                    // Trailers, up to the empty line.
-                    loop {
-                        read_line(reader, &mut line)?;
-                        if line.trim_end().is_empty() {
-                            break;
-                        }
-                    }
-                    break;
-                }
-                let start = body.len();
-                body.resize(start + size, 0);
-                reader.read_exact(&mut body[start..])?;
-                read_line(reader, &mut line)?;
-            }
-        } else if let Some(length) = length {
-            body.resize(length, 0);
-            reader.read_exact(&mut body)?;
-        } else if !matches!(status, 100..=199 | 204 | 304) {
-            reader.read_to_end(&mut body)?;
-        }
-        Ok(Reply { status, body })
-    }
+/// `truckins serve` on `database` (in its directory), as the tests here run it.
+fn serve(database: &Path, label: &str) -> Server {
+    Server::start(
+        database.parent().unwrap(),
+        label,
+        &[
+            "--database",
+            database.to_str().unwrap(),
+            "--ip-limit",
+            "1000000",
+        ],
+    )
 }
 
 /// A valid quote request body.
@@ -310,9 +58,17 @@ fn quote_body(submission_id: &str) -> String {
 
 /// Posts a quote and returns the id of a 201, panicking on anything else.
 fn post_lead(port: u16, path: &str, body: &Value) -> i64 {
-    let mut connection = Connection::open(port).expect("connect");
+    let mut connection = Http::connect(port).expect("connect");
     let reply = connection
-        .request("POST", path, Some(&body.to_string()))
+        .send(
+            "POST",
+            path,
+            &[
+                ("Accept", "application/json"),
+                ("Content-Type", "application/json"),
+            ],
+            Some(body.to_string().as_bytes()),
+        )
         .expect("an answer");
     assert_eq!(
         reply.status,
@@ -320,7 +76,9 @@ fn post_lead(port: u16, path: &str, body: &Value) -> i64 {
         "{path} {body}: {}",
         String::from_utf8_lossy(&reply.body)
     );
-    let id = reply.json()["id"].as_i64().expect("a 201 body {\"id\": N}");
+    let id = reply.json_or_null()["id"]
+        .as_i64()
+        .expect("a 201 body {\"id\": N}");
     assert!(id > 0, "a stored lead has a positive id, got {id}");
     id
 }
@@ -349,7 +107,7 @@ fn flood(
 ) -> FloodReport {
     let mut report = FloodReport::default();
     let give_up = Instant::now() + Duration::from_secs(120);
-    let mut connection = Connection::open(port).ok();
+    let mut connection = Http::connect(port).ok();
     let mut n = 0usize;
     while Instant::now() < give_up {
         let Some(open) = connection.as_mut() else {
@@ -357,26 +115,26 @@ fn flood(
                 break;
             }
             thread::sleep(Duration::from_millis(5));
-            connection = Connection::open(port).ok();
+            connection = Http::connect(port).ok();
             continue;
         };
         n += 1;
         let submission_id = format!("flood-{client:04}-{n:08}");
         let body = quote_body(&submission_id);
         let request = format!(
-            "POST /api/leads/quote HTTP/1.1\r\nHost: {}\r\nUser-Agent: {USER_AGENT}\r\n\
+            "POST /api/leads/quote HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nUser-Agent: {USER_AGENT}\r\n\
              Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            open.host,
+            open.port(),
             body.len()
         );
-        if open.stream.write_all(request.as_bytes()).is_err() {
+        if open.write_raw(request.as_bytes()).is_err() {
             connection = None;
             continue;
         }
         let written = Instant::now();
         match open.read_reply() {
             Ok(reply) if reply.status == 201 => {
-                let id = reply.json()["id"].as_i64().unwrap_or_else(|| {
+                let id = reply.json_or_null()["id"].as_i64().unwrap_or_else(|| {
                     panic!(
                         "a 201 without an id: {}",
                         String::from_utf8_lossy(&reply.body)
@@ -404,7 +162,7 @@ fn sigkill_mid_flood_loses_no_acknowledged_lead() {
     const CLIENTS: usize = 8;
     let dir = TempDir::new("flood");
     let database = dir.path().join("leads.db");
-    let mut server = Server::start(&database, &dir.path().join("serve.log"));
+    let mut server = serve(&database, "serve");
     let port = server.port;
 
     let acknowledged = Arc::new(AtomicUsize::new(0));
@@ -514,7 +272,7 @@ fn sigkill_mid_flood_loses_no_acknowledged_lead() {
     );
 
     // The binary restarts on the same file, serves, takes a new lead and remembers the old ones.
-    let server = Server::start(&database, &dir.path().join("restart.log"));
+    let server = serve(&database, "restart");
     let max_id = *ids.last().unwrap();
     let new_id = post_lead(
         server.port,
@@ -687,7 +445,7 @@ fn insert(pool: &store::DbPool, lead: &store::Lead) -> i64 {
 fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
     let dir = TempDir::new("export");
     let database = dir.path().join("leads.db");
-    let server = Server::start(&database, &dir.path().join("serve.log"));
+    let server = serve(&database, "serve");
     let quote_a = json!({
         "name": "Dana O'Neil-Smith",
         "email": "  Dana@Example.COM ",

@@ -18,101 +18,28 @@
 //!   path, status and duration_ms, never the query string, a lead's name or its e-mail address.
 //! - `--base-url` rewrites canonical links, the sitemap and robots.txt, also in the gzip-encoded variants.
 
+mod common;
+
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::io::Read;
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::process::{Http, Reply, START_LIMIT, Server, TempDir, free_port, truckins, wait_exit};
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_truckins");
-
-/// How long a server may take to answer its first request after being spawned.
-const START_LIMIT: Duration = Duration::from_secs(60);
-/// How long a stopped server may take to exit by itself (Rocket's grace 10 s + mercy 5 s, with room).
-const EXIT_LIMIT: Duration = Duration::from_secs(20);
 /// How long a command that must fail at start may take.
 const FAIL_LIMIT: Duration = Duration::from_secs(10);
 
 // ---------------------------------------------------------------------------------------------------------------
-// Temporary directories, ports and child processes
+// Child processes run to their end
 // ---------------------------------------------------------------------------------------------------------------
-
-/// A fresh temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "truckins-operations-{}-{}-{label}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).expect("a temporary directory");
-        TempDir(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    /// A subdirectory, created.
-    fn sub(&self, name: &str) -> PathBuf {
-        let path = self.0.join(name);
-        fs::create_dir_all(&path).expect("a subdirectory");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A loopback port nobody listens on right now (the probe listener is closed before it is returned).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free loopback port")
-        .port()
-}
-
-/// The binary run in `dir` (so only a `Rocket.toml` put there is seen), without any `ROCKET_*` or `TRUCKINS_*`
-/// variable of the environment the tests run in.
-fn truckins(dir: &Path) -> Command {
-    let mut command = Command::new(BIN);
-    command.current_dir(dir).stdin(Stdio::null());
-    for (name, _) in std::env::vars_os() {
-        let text = name.to_string_lossy();
-        if text.starts_with("ROCKET_") || text.starts_with("TRUCKINS_") {
-            command.env_remove(&name);
-        }
-    }
-    command
-}
-
-/// Polls `child` until it exits or `limit` passes.
-fn wait_exit(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(status) = child.try_wait().expect("the child's status") {
-            return Some(status);
-        }
-        if Instant::now() >= deadline {
-            return None;
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// Polls `ready` until it holds; fails the test after `limit`.
 fn wait_for(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
@@ -124,14 +51,6 @@ fn wait_for(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
         );
         thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn send_sigterm(pid: u32) {
-    let status = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("`kill` runs");
-    assert!(status.success(), "kill -TERM {pid} failed: {status}");
 }
 
 /// A child process that is killed (SIGKILL) and reaped when dropped, also when a test fails.
@@ -209,282 +128,6 @@ fn run(mut command: Command, dir: &Path, label: &str, limit: Duration) -> Finish
         stdout,
         stderr,
         elapsed,
-    }
-}
-
-/// A running `truckins serve`; killed and reaped when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-    stdout: PathBuf,
-    stderr: PathBuf,
-}
-
-impl Server {
-    /// `truckins serve ARGS --address 127.0.0.1 --port <free>` in `dir`, answering requests.
-    fn start(dir: &Path, label: &str, args: &[&str]) -> Server {
-        let mut last = String::new();
-        // A port found free can be taken by another process before the server binds it: then take another.
-        for attempt in 1..=3 {
-            let port = free_port();
-            let mut command = truckins(dir);
-            command.arg("serve").args(args).args([
-                "--address",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-            ]);
-            match Server::spawn(command, port, dir, &format!("{label}-{attempt}")) {
-                Ok(server) => return server,
-                Err(why) if why.contains("in use") => last = why,
-                Err(why) => panic!("{why}"),
-            }
-        }
-        panic!("no free port found for the server: {last}");
-    }
-
-    /// Spawns `command` (a `serve`) and waits until `GET /healthz` on `port` answers 200.
-    fn spawn(mut command: Command, port: u16, dir: &Path, label: &str) -> Result<Server, String> {
-        let stdout = dir.join(format!("{label}.stdout"));
-        let stderr = dir.join(format!("{label}.stderr"));
-        command
-            .stdout(File::create(&stdout).expect("a stdout file"))
-            .stderr(File::create(&stderr).expect("a stderr file"));
-        let mut server = Server {
-            child: command.spawn().expect("the binary starts"),
-            port,
-            stdout,
-            stderr,
-        };
-        let deadline = Instant::now() + START_LIMIT;
-        loop {
-            if let Some(status) = server.child.try_wait().expect("the child's status") {
-                return Err(format!(
-                    "the server exited ({status}) before answering on port {port}; stdout {:?}, stderr {:?}",
-                    server.stdout_text(),
-                    server.stderr_text()
-                ));
-            }
-            if let Ok(mut http) = Http::connect(port)
-                && http
-                    .get("/healthz", &[])
-                    .is_ok_and(|reply| reply.status == 200)
-            {
-                return Ok(server);
-            }
-            if Instant::now() >= deadline {
-                return Err(format!(
-                    "the server did not answer on port {port} within {START_LIMIT:?}; stdout {:?}, stderr {:?}",
-                    server.stdout_text(),
-                    server.stderr_text()
-                ));
-            }
-            thread::sleep(Duration::from_millis(25));
-        }
-    }
-
-    fn stdout_text(&self) -> String {
-        fs::read_to_string(&self.stdout).unwrap_or_default()
-    }
-
-    fn stderr_text(&self) -> String {
-        fs::read_to_string(&self.stderr).unwrap_or_default()
-    }
-
-    fn http(&self) -> Http {
-        Http::connect(self.port).expect("a connection to the server")
-    }
-
-    /// SIGTERM, then waits for the process to exit by itself.
-    fn terminate(&mut self) -> ExitStatus {
-        send_sigterm(self.child.id());
-        self.wait_exit()
-    }
-
-    /// Waits for the process to exit by itself (after a signal); fails the test after [`EXIT_LIMIT`].
-    fn wait_exit(&mut self) -> ExitStatus {
-        match wait_exit(&mut self.child, EXIT_LIMIT) {
-            Some(status) => status,
-            None => panic!(
-                "the server did not exit within {EXIT_LIMIT:?}; stdout {:?}, stderr {:?}",
-                self.stdout_text(),
-                self.stderr_text()
-            ),
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// A small HTTP/1.1 client
-// ---------------------------------------------------------------------------------------------------------------
-
-/// One keep-alive HTTP/1.1 connection.
-struct Http {
-    port: u16,
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-}
-
-/// A response: status, headers (names lowercased) and the whole body.
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.text()))
-    }
-
-    /// Whether the server closes the connection after this response.
-    fn closes(&self) -> bool {
-        self.header("connection")
-            .is_some_and(|v| v.eq_ignore_ascii_case("close"))
-    }
-}
-
-impl Http {
-    fn connect(port: u16) -> io::Result<Http> {
-        let address = SocketAddr::from(([127, 0, 0, 1], port));
-        let stream = TcpStream::connect_timeout(&address, Duration::from_secs(5))?;
-        stream.set_read_timeout(Some(Duration::from_secs(20)))?;
-        stream.set_write_timeout(Some(Duration::from_secs(20)))?;
-        stream.set_nodelay(true)?;
-        Ok(Http {
-            port,
-            reader: BufReader::new(stream.try_clone()?),
-            writer: stream,
-        })
-    }
-
-    fn get(&mut self, path: &str, headers: &[(&str, &str)]) -> io::Result<Reply> {
-        self.send("GET", path, headers, None)
-    }
-
-    fn post_json(&mut self, path: &str, body: &Value) -> io::Result<Reply> {
-        self.send(
-            "POST",
-            path,
-            &[("Content-Type", "application/json")],
-            Some(body.to_string().as_bytes()),
-        )
-    }
-
-    fn send(
-        &mut self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: Option<&[u8]>,
-    ) -> io::Result<Reply> {
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nUser-Agent: truckins-operations-test\r\n",
-            self.port
-        );
-        for (name, value) in headers {
-            request.push_str(&format!("{name}: {value}\r\n"));
-        }
-        if let Some(body) = body {
-            request.push_str(&format!("Content-Length: {}\r\n", body.len()));
-        }
-        request.push_str("\r\n");
-        let mut bytes = request.into_bytes();
-        bytes.extend_from_slice(body.unwrap_or_default());
-        self.writer.write_all(&bytes)?;
-        self.writer.flush()?;
-        self.read_reply(method == "HEAD")
-    }
-
-    fn read_line(&mut self) -> io::Result<String> {
-        let mut line = String::new();
-        if self.reader.read_line(&mut line)? == 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the server closed the connection",
-            ));
-        }
-        Ok(line.trim_end_matches(['\r', '\n']).to_string())
-    }
-
-    fn read_reply(&mut self, head: bool) -> io::Result<Reply> {
-        let bad = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
-        let status_line = self.read_line()?;
-        let status = status_line
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse::<u16>().ok())
-            .filter(|_| status_line.starts_with("HTTP/1."))
-            .ok_or_else(|| bad(format!("not an HTTP status line: {status_line:?}")))?;
-        let mut headers = Vec::new();
-        loop {
-            let line = self.read_line()?;
-            if line.is_empty() {
-                break;
-            }
-            let (name, value) = line
-                .split_once(':')
-                .ok_or_else(|| bad(format!("not a header: {line:?}")))?;
-            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-        }
-        let mut reply = Reply {
-            status,
-            headers,
-            body: Vec::new(),
-        };
-        if head || status < 200 || status == 204 || status == 304 {
-            return Ok(reply);
-        }
-        let chunked = reply
-            .header("transfer-encoding")
-            .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-        if chunked {
-            loop {
-                let size_line = self.read_line()?;
-                let size =
-                    usize::from_str_radix(size_line.split(';').next().unwrap_or("").trim(), 16)
-                        .map_err(|_| bad(format!("not a chunk size: {size_line:?}")))?;
-                if size == 0 {
-                    // Trailers, up to the empty line.
-                    while !self.read_line()?.is_empty() {}
-                    break;
-                }
-                let start = reply.body.len();
-                reply.body.resize(start + size, 0);
-                self.reader.read_exact(&mut reply.body[start..])?;
-                self.read_line()?;
-            }
-        } else if let Some(length) = reply.header("content-length") {
-            let length: usize = length
-                .parse()
-                .map_err(|_| bad(format!("bad Content-Length {length:?}")))?;
-            reply.body.resize(length, 0);
-            self.reader.read_exact(&mut reply.body)?;
-        } else {
-            self.reader.read_to_end(&mut reply.body)?;
-        }
-        Ok(reply)
     }
 }
 
@@ -640,8 +283,7 @@ fn sigterm_during_a_flood_loses_no_acknowledged_lead() {
     let acked_before_term = acked.load(Ordering::SeqCst);
     term_sent.store(true, Ordering::SeqCst);
     let term_at = Instant::now();
-    send_sigterm(server.child.id());
-    let status = server.wait_exit();
+    let status = server.terminate();
     let exit_after = term_at.elapsed();
 
     let mut seen = Flood::default();

@@ -1,6 +1,8 @@
 //! Shared by the integration tests: the application on a fresh SQLite file of its own, as `main` builds it.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
