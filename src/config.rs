@@ -86,9 +86,41 @@ pub fn figment() -> Figment {
         .merge(ours.global())
 }
 
+/// The keys of Rocket's `[shutdown]` table, checked like the top-level ones (a misspelt `grace` would otherwise
+/// be ignored without a word).
+const SHUTDOWN_KEYS: [&str; 5] = ["ctrlc", "signals", "grace", "mercy", "force"];
+
 /// Checks every source and returns the settings, or one line saying what is wrong.
 pub fn load(figment: &Figment) -> Result<Settings, String> {
-    for dict in figment.data().map_err(|e| one_line(&e))?.values() {
+    // A file named explicitly must be there: the service would otherwise start on defaults without a word.
+    if let Some(file) = std::env::var_os("ROCKET_CONFIG") {
+        let path = PathBuf::from(&file);
+        if !path.is_file() {
+            return Err(format!(
+                "ROCKET_CONFIG names {}, which is not a readable file",
+                path.display()
+            ));
+        }
+    }
+    let selected = figment.profile().as_str().to_string();
+    for (profile, dict) in figment.data().map_err(|e| one_line(&e))? {
+        let profile = profile.as_str().as_str();
+        if !["default", "global", "debug", "release", selected.as_str()].contains(&profile) {
+            return Err(format!(
+                "unknown profile `[{profile}]`; a Rocket.toml has tables [default], [release], [debug] or [global]"
+            ));
+        }
+        let shutdown = dict.get("shutdown").and_then(|value| value.as_dict());
+        if let Some(key) = shutdown
+            .into_iter()
+            .flat_map(|table| table.keys())
+            .find(|key| !SHUTDOWN_KEYS.contains(&key.as_str()))
+        {
+            return Err(format!(
+                "unknown setting `shutdown.{key}`; known: {}",
+                SHUTDOWN_KEYS.join(", ")
+            ));
+        }
         for key in dict.keys() {
             let known = KEYS.contains(&key.as_str())
                 || rocket::Config::PARAMETERS.contains(&key.as_str())

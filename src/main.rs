@@ -266,10 +266,20 @@ fn copy_database(
     let mut copy = rusqlite::Connection::open(target)
         .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let backup = rusqlite::backup::Backup::new(&source, &mut copy).map_err(|e| e.to_string())?;
-    // 256 pages a step with a short pause: the site keeps writing leads while the copy is made.
-    backup
-        .run_to_completion(256, std::time::Duration::from_millis(5), None)
-        .map_err(|e| format!("backup of {} failed: {e}", path.display()))?;
+    // The whole file in one step, inside one read transaction: with WAL the site keeps writing leads meanwhile,
+    // whereas a copy made in small steps starts over whenever a lead is written between two steps, and under
+    // steady traffic might never finish. Busy or locked (a checkpoint at that moment) is retried for a while.
+    let gave_up_at = started + std::time::Duration::from_secs(60);
+    loop {
+        match backup.step(-1) {
+            Ok(rusqlite::backup::StepResult::Done) => break,
+            Ok(_) if std::time::Instant::now() < gave_up_at => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            Ok(_) => return Err(format!("{} stayed locked for a minute", path.display())),
+            Err(e) => return Err(format!("backup of {} failed: {e}", path.display())),
+        }
+    }
     drop(backup);
     let check: String = copy
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
@@ -357,38 +367,11 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string())?;
-            println!(
-                "   id  created (UTC)         source    status     name                      email                         about"
-            );
-            for lead in &leads {
-                let about = match lead.source.as_str() {
-                    "quote" => format!(
-                        "{} x{}",
-                        lead.insurance_type.as_deref().unwrap_or("-"),
-                        lead.vehicle_count
-                            .map(|n| n.to_string())
-                            .unwrap_or_default()
-                    ),
-                    _ => lead.subject.clone().unwrap_or_default(),
-                };
-                println!(
-                    "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
-                    lead.id,
-                    lead.created_at
-                        .get(..19)
-                        .unwrap_or(&lead.created_at)
-                        .replace('T', " "),
-                    lead.source,
-                    lead.status,
-                    clip(&lead.name, 24),
-                    clip(&lead.email, 28),
-                    clip(&about, 40)
-                );
+            match print_table(&leads) {
+                // The reader stopped early (`| head`): what it wanted was written.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                result => result.map_err(|e| format!("cannot write the list: {e}")),
             }
-            if leads.is_empty() {
-                println!("(no leads)");
-            }
-            Ok(())
         }
         LeadsCommand::Status { id, status } => {
             if store::set_status(&pool, id, &status).map_err(|e| e.to_string())? {
@@ -399,6 +382,45 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             }
         }
     }
+}
+
+/// `leads list`: one line a lead, newest first.
+fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "   id  created (UTC)         source    status     name                      email                         about"
+    )?;
+    for lead in leads {
+        let about = match lead.source.as_str() {
+            "quote" => format!(
+                "{} x{}",
+                lead.insurance_type.as_deref().unwrap_or("-"),
+                lead.vehicle_count
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ),
+            _ => lead.subject.clone().unwrap_or_default(),
+        };
+        writeln!(
+            out,
+            "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
+            lead.id,
+            lead.created_at
+                .get(..19)
+                .unwrap_or(&lead.created_at)
+                .replace('T', " "),
+            lead.source,
+            lead.status,
+            clip(&lead.name, 24),
+            clip(&lead.email, 28),
+            clip(&about, 40)
+        )?;
+    }
+    if leads.is_empty() {
+        writeln!(out, "(no leads)")?;
+    }
+    out.flush()
 }
 
 fn clip(text: &str, width: usize) -> String {

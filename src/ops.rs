@@ -2,6 +2,7 @@
 //! method, path, status and duration for every request (text or JSON lines). The log never holds a lead's content:
 //! bodies and query strings are not written.
 
+use std::io::Write;
 use std::time::Instant;
 
 use rocket::fairing::{AdHoc, Fairing, Info, Kind};
@@ -80,13 +81,15 @@ impl Fairing for RequestLog {
         let path = request.uri().path();
         let status = response.status().code;
         let time = crate::leads::store::now();
-        match self.format {
-            LogFormat::Text => println!("{time} {method} {path} {status} {milliseconds:.1}ms"),
-            LogFormat::Json => println!(
-                "{}",
-                json!({ "time": time, "method": method.as_str(), "path": path.as_str(), "status": status,
-                        "duration_ms": (milliseconds * 10.0).round() / 10.0 })
-            ),
-        }
+        let line = match self.format {
+            LogFormat::Text => format!("{time} {method} {path} {status} {milliseconds:.1}ms"),
+            LogFormat::Json => {
+                json!({ "time": time, "method": method.as_str(), "path": path.as_str(),
+                "status": status, "duration_ms": (milliseconds * 10.0).round() / 10.0 })
+                .to_string()
+            }
+        };
+        // A log nobody reads any more (stdout closed) must not take the request down with it, as println! would.
+        let _ = writeln!(std::io::stdout().lock(), "{line}");
     }
 }

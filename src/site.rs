@@ -164,6 +164,11 @@ pub fn resolve(raw_path: &str) -> Resolution {
         return not_found(&decoded);
     }
     if trimmed.len() != inner.len() {
+        // Only a slash as sent is trimmed: one that was sent encoded (`/blog%2F`) would still be there after the
+        // redirect, and the browser would loop.
+        if !raw_path.ends_with('/') {
+            return not_found(&decoded);
+        }
         // From the path as sent, still percent-encoded: decoding it would turn `%3F` into a query, `%23` into a
         // fragment, and put raw bytes into a header.
         return Resolution::Redirect(raw_path.trim_end_matches('/').to_string());

@@ -1178,8 +1178,20 @@ fn a_body_over_64_kib_answers_413() {
     for path in [QUOTE, CONTACT] {
         let response = post_raw(&client, path, Some(ContentType::JSON), &huge);
         assert_json_error(response, Status::PayloadTooLarge, "1 MiB");
+        // A browser's plain form post gets a page for people: the form again, saying what went wrong.
         let response = post_raw(&client, path, Some(ContentType::Form), &huge);
-        assert_json_error(response, Status::PayloadTooLarge, "1 MiB form");
+        assert_eq!(response.status(), Status::PayloadTooLarge, "1 MiB form");
+        assert_eq!(
+            response.content_type(),
+            Some(ContentType::HTML),
+            "1 MiB form"
+        );
+        let page = response.into_string().unwrap();
+        assert!(page.contains("too long for us to accept"), "{path}");
+        assert!(
+            page.contains("<form"),
+            "{path}: the form is there to try again"
+        );
     }
     let leads = stored(&database);
     assert_eq!(leads.len(), 1);

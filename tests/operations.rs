@@ -645,6 +645,24 @@ fn configuration_layers_and_errors() {
             key: "port",
         },
         Mistake {
+            what: "a misspelt profile table in Rocket.toml",
+            toml: Some("[defualt]\nport = 8001\n"),
+            variable: None,
+            key: "defualt",
+        },
+        Mistake {
+            what: "a misspelt key in Rocket.toml's [shutdown] table",
+            toml: Some("[default.shutdown]\ngrase = 3\n"),
+            variable: None,
+            key: "shutdown.grase",
+        },
+        Mistake {
+            what: "ROCKET_CONFIG naming a file that is not there",
+            toml: None,
+            variable: Some(("ROCKET_CONFIG", "/nonexistent/truckins/Rocket.toml")),
+            key: "/nonexistent/truckins/Rocket.toml",
+        },
+        Mistake {
             what: "an unknown TRUCKINS_ variable",
             toml: None,
             variable: Some(("TRUCKINS_IP_LIMT", "3")),

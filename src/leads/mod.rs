@@ -256,18 +256,40 @@ async fn submit(
             "Send the lead as application/json (or application/x-www-form-urlencoded).",
         );
     }
+    // A request that cannot be read at all: JSON for a program, the empty form with the reason for a person.
+    let refuse = |status: Status, message: &str| {
+        if is_json {
+            json_error(status, message)
+        } else {
+            let for_people = if status == Status::PayloadTooLarge {
+                "What you sent is too long for us to accept. Please shorten it and send it again."
+            } else {
+                "Your browser sent something we could not read. Please fill in the form and send it again."
+            };
+            Reply::Page(
+                status,
+                fill_template(form, &RawFields::default(), &FieldErrors::new(), for_people),
+            )
+        }
+    };
     let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
         Ok(text) if text.is_complete() => text.into_inner(),
         Ok(_) => {
-            return json_error(
+            return refuse(
                 Status::PayloadTooLarge,
                 "The request body is larger than 64 KiB.",
             );
         }
-        Err(_) => {
-            return json_error(
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+            return refuse(
                 Status::BadRequest,
                 "The request body is not valid UTF-8 text.",
+            );
+        }
+        Err(error) => {
+            return refuse(
+                Status::BadRequest,
+                &format!("The request body could not be read ({error})."),
             );
         }
     };
@@ -278,7 +300,7 @@ async fn submit(
     };
     let fields = match fields.and_then(check_submission_id) {
         Ok(fields) => fields,
-        Err(message) => return json_error(Status::BadRequest, &message),
+        Err(message) => return refuse(Status::BadRequest, &message),
     };
     let answer = process(form, &fields, &visit, leads).await;
     if is_json {
@@ -464,7 +486,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
             return Verdict::Accepted(id);
         }
         Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
-        Ok(Err(store::StoreError::Busy(error))) => {
+        Ok(Err(error)) if error.is_temporary() => {
             rocket::error!("lead not stored, database busy: {error}");
             Verdict::Unavailable
         }

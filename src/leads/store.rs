@@ -62,6 +62,20 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
 }
 
+impl StoreError {
+    /// A passing condition (every connection taken, or the file still locked after the busy timeout) rather than
+    /// a fault: the same request may well succeed a moment later.
+    pub fn is_temporary(&self) -> bool {
+        match self {
+            StoreError::Busy(_) => true,
+            StoreError::Sqlite(error) => matches!(
+                error.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            ),
+        }
+    }
+}
+
 /// Opens (creating if needed) the database at `path`, applies pending migrations and returns the pool.
 pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -66,8 +66,8 @@ function uniqueEmail(info: TestInfo, label: string): string {
 }
 
 /**
- * The server drops a quote sent less than 1.5 s after the form hydrated (`elapsed_ms`), as a program's; people take
- * longer. Counted from the moment React has hydrated the form, with some room for its effects to run.
+ * The server drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's;
+ * people take longer. Counted here from the moment React has hydrated the form, which is later still.
  */
 const HUMAN_FILL_MS = 1800;
 
@@ -132,6 +132,20 @@ async function expectToast(page: Page, variant: 'success' | 'destructive', title
   await expect(toast.getByText(title, { exact: true })).toBeVisible();
   await expect(toast.getByText(description, { exact: true })).toBeVisible();
   return toast;
+}
+
+/** Whether a CSS colour (`rgb(...)` or `oklch(...)` as computed) is a red: the error colour, not ink or grey. */
+async function looksRed(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    // Let the browser convert whatever colour space the style uses into sRGB bytes.
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = getComputedStyle(element).color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = context.getImageData(0, 0, 1, 1).data as unknown as [number, number, number];
+    return r > 150 && r > g * 2 && r > b * 2;
+  });
 }
 
 async function dismissToast(toast: Locator) {
@@ -357,6 +371,38 @@ test.describe('the quote form', () => {
     expect(onlyLeadFor(email)).toMatchObject({ insurance_type: 'cargo', consent_given: true });
   });
 
+  test("the server's field errors show in red under their fields, and a corrected quote is stored", async ({ page }, info) => {
+    const email = uniqueEmail(info, 'quote-field-errors');
+    const humanPause = await openQuoteForm(page, '/get-quote', 'page-quote');
+    // Passes the browser's own checks; only the server knows a name has no digits.
+    const quote = quoteFor(email, { name: 'Route 66 Haulers' });
+    await fillQuote(page, 'page-quote', quote, { consent: true });
+    await humanPause();
+    const { field, submit } = quoteForm(page, 'page-quote');
+    const nameError = page.locator('#page-quote-name-error');
+    await submit.click();
+    await expect(nameError).toHaveText('Name can only contain letters, spaces, hyphens, and apostrophes');
+    await expect(nameError).toBeVisible();
+    expect(await looksRed(nameError), 'the message is red').toBe(true);
+    const [input, message] = await Promise.all([field('name').boundingBox(), nameError.boundingBox()]);
+    expect(message!.y, 'the message sits under its field').toBeGreaterThanOrEqual(input!.y + input!.height - 1);
+    await expect(field('name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(field('name'), 'focus moves to the field in error').toBeFocused();
+    await expect(page.locator('#page-quote-email-error')).toHaveText('');
+    await expect(page.locator('.toast')).toHaveCount(0);
+    await expectQuoteKept(page, 'page-quote', quote);
+    expect(leadsFor(email)).toEqual([]);
+
+    const console = watchConsole(page);
+    await field('name').fill('Dana Ruiz');
+    await submit.click();
+    await expectToast(page, 'success', ...QUOTE_SUCCESS);
+    await expect(nameError).toHaveText('');
+    await expect(field('name')).not.toHaveAttribute('aria-invalid', 'true');
+    expect(onlyLeadFor(email)).toMatchObject({ name: 'Dana Ruiz', insurance_type: 'hotshot' });
+    console.check();
+  });
+
   test('product pages preselect their insurance type in both forms', async ({ page }) => {
     const products = [
       ['/products/dump-truck-insurance', 'dump'],
@@ -420,10 +466,12 @@ function contactForm(page: Page) {
   return { field, error, submit: page.locator('form').filter({ has: field('name') }).locator('button[type="submit"]') };
 }
 
+/** Opens /contact and waits for its form, and for as long as a person would take to fill it in (see HUMAN_FILL_MS). */
 async function openContactForm(page: Page) {
   await page.goto('/contact');
   await hydrated(page);
   await formHydrated(page.locator('form').filter({ has: page.locator('#contact-name') }));
+  await page.waitForTimeout(HUMAN_FILL_MS);
 }
 
 async function fillContact(page: Page, message: Message) {
@@ -503,6 +551,41 @@ test.describe('the contact form', () => {
     console.check();
   });
 
+  test('a double-click on Send Message stores one message', async ({ page }, info) => {
+    const console = watchConsole(page);
+    const email = uniqueEmail(info, 'contact-double-click');
+    const posts = trackPosts(page, '/api/leads/contact');
+    await openContactForm(page);
+    await fillContact(page, { name: 'Jo Banks', email, subject: 'Adding a driver', message: 'We are adding a second driver next month.' });
+    await contactForm(page).submit.dblclick();
+    await expectToast(page, 'success', ...CONTACT_SUCCESS);
+    await posts.settled();
+    info.annotations.push({ type: 'posts sent', description: String(posts.sent()) });
+    expect(leadsFor(email)).toHaveLength(1);
+    console.check();
+  });
+
+  test('a failed send shows the Submission Error toast, keeps what was typed, and a retry is stored once', async ({ page }, info) => {
+    const email = uniqueEmail(info, 'contact-failure');
+    // The connection drops before the server hears of it, as on a train or a flaky office line.
+    await page.route('**/api/leads/contact', (route) => route.abort('connectionreset'), { times: 1 });
+    await openContactForm(page);
+    const typed = { name: 'Kim Osei', email, subject: 'Certificate for a broker', message: 'A broker needs our certificate by Friday.' };
+    await fillContact(page, typed);
+    const { field, submit } = contactForm(page);
+    await submit.click();
+    const toast = await expectToast(page, 'destructive', 'Submission Error', "We're experiencing technical difficulties. Please try again later.");
+    await expect(submit).toBeEnabled();
+    await expect(submit).toHaveText('Send Message');
+    for (const name of CONTACT_FIELDS) await expect(field(name), name).toHaveValue(typed[name]);
+    expect(leadsFor(email)).toEqual([]);
+
+    await dismissToast(toast);
+    await submit.click();
+    await expectToast(page, 'success', ...CONTACT_SUCCESS);
+    expect(onlyLeadFor(email)).toMatchObject({ subject: typed.subject, message: typed.message });
+  });
+
   test('a fourth message from one address within 10 minutes gets the Too Many Attempts toast', async ({ page }, info) => {
     const email = uniqueEmail(info, 'contact-limit');
     await openContactForm(page);
@@ -555,6 +638,30 @@ test.describe('without JavaScript', () => {
       page_url: `${origin}/get-quote`,
     });
     console.check();
+    await context.close();
+  });
+
+  test('the quote form shows the error beside its field with what was typed kept, then lands on the thank-you page', async ({ browser }, info) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const email = uniqueEmail(info, 'nojs-quote-error');
+    await page.goto('/products/dump-truck-insurance');
+    const quote = quoteFor(email, { name: 'Route 66 Haulers', insuranceType: 'dump' });
+    await fillQuote(page, 'hero-quote', quote, { consent: true });
+    await quoteForm(page, 'hero-quote').submit.click();
+    const nameError = page.locator('#hero-quote-name-error');
+    await expect(nameError).toHaveText('Name can only contain letters, spaces, hyphens, and apostrophes');
+    await expect(nameError).toBeVisible();
+    expect(await looksRed(nameError), 'the message is red').toBe(true);
+    await expect(quoteForm(page, 'hero-quote').field('name')).toHaveAttribute('aria-invalid', 'true');
+    await expectQuoteKept(page, 'hero-quote', quote);
+    expect(leadsFor(email)).toEqual([]);
+
+    await quoteForm(page, 'hero-quote').field('name').fill('Dana Ruiz');
+    await quoteForm(page, 'hero-quote').submit.click();
+    await page.waitForURL('**/get-quote/thank-you');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(onlyLeadFor(email)).toMatchObject({ name: 'Dana Ruiz', insurance_type: 'dump', vehicle_count: 3, consent_given: true });
     await context.close();
   });
 

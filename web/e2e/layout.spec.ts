@@ -55,6 +55,14 @@ test('the mobile menu opens, closes on Escape and on choosing a link', async ({ 
   const panel = page.getByRole('navigation', { name: 'Mobile' });
   await toggle.click();
   await expect(panel).toBeVisible();
+  // The panel fills the screen below the header, every link in it reachable.
+  const viewport = page.viewportSize()!;
+  const header = (await page.locator('header').first().boundingBox())!;
+  const box = (await panel.boundingBox())!;
+  expect(box.y).toBeCloseTo(header.y + header.height, -1);
+  expect(box.y + box.height, 'the panel reaches the bottom of the screen').toBeGreaterThanOrEqual(viewport.height - 1);
+  await panel.getByRole('link', { name: 'Get Quote' }).scrollIntoViewIfNeeded();
+  await expect(panel.getByRole('link', { name: 'Get Quote' })).toBeInViewport();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
   await expect(toggle).toBeFocused();
@@ -118,4 +126,21 @@ test('tabbing out of the open mobile menu closes it', async ({ page }, info) => 
   await panel.getByRole('link').last().focus();
   await page.keyboard.press('Tab');
   await expect(panel).toBeHidden();
+});
+
+test('from 768 px up the header holds every link on one line and the page never scrolls sideways', async ({ page }, info) => {
+  test.skip(info.project.name !== 'desktop', 'desktop widths');
+  for (const width of [768, 900, 1024, 1280, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    await hydrated(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `sideways overflow at ${width} px`).toBeLessThanOrEqual(0);
+    const header = (await page.locator('header').first().boundingBox())!;
+    expect(header.height, `header height at ${width} px`).toBeLessThanOrEqual(66);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Vehicle Types', 'Coverage Types', 'About', 'Blog', 'Contact', 'Get Quote']) {
+      await expect(nav.getByText(name, { exact: true }), `${name} at ${width} px`).toBeInViewport({ ratio: 1 });
+    }
+  }
 });

@@ -46,8 +46,6 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       ...fields,
       consent: true,
       submission_id: submissionId.current,
-      // Time since the page began to load: the prerendered form can be filled before it hydrates.
-      elapsed_ms: Math.round(performance.now()),
     });
     setBusy(false);
     if (result.kind === 'created') {

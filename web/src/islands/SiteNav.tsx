@@ -42,6 +42,9 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
   const closeOnEscape = (event: KeyboardEvent<HTMLDetailsElement>) => {
     if (event.key !== 'Escape' || !event.currentTarget.open) return;
     event.preventDefault();
+    // Closed on the element itself, not only through state: the toggle event of an opening is queued as a task,
+    // so a quick Escape can come before React has heard the menu was opened at all.
+    event.currentTarget.open = false;
     setOpen(null);
     event.currentTarget.querySelector('summary')?.focus();
   };
@@ -71,7 +74,7 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
       onPointerEnter={hover(id, true)}
       onPointerLeave={hover(id, false)}
     >
-      <summary onClick={keepHoverOpen(id)} className="flex items-center gap-1 rounded-md px-3 py-2 font-medium text-ink hover:text-steel">
+      <summary onClick={keepHoverOpen(id)} className="flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-2 font-medium text-ink hover:text-steel lg:px-3">
         {label}
         <Icon name="chevronDown" className="size-4 transition-transform" />
       </summary>
@@ -122,16 +125,16 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
             key={link.href}
             href={link.href}
             aria-current={current(link.href)}
-            className="rounded-md px-3 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel"
+            className="rounded-md px-2 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-3"
           >
             {link.label}
           </a>
         ))}
-        <a href={phoneHref} className="ml-2 hidden items-center gap-2 rounded-md px-3 py-2 font-semibold text-navy lg:flex">
+        <a href={phoneHref} className="ml-2 hidden items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 font-semibold text-navy xl:flex">
           <Icon name="phone" className="size-4" />
           {phone}
         </a>
-        <a href="/get-quote" className="ml-2 rounded-lg bg-amber px-4 py-2 font-semibold text-ink shadow-sm hover:bg-amber-light">
+        <a href="/get-quote" className="ml-1 whitespace-nowrap rounded-lg bg-amber px-3 py-2 font-semibold text-ink shadow-sm hover:bg-amber-light lg:ml-2 lg:px-4">
           Get Quote
         </a>
       </nav>
@@ -170,7 +173,7 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
               <a href="/get-quote" onClick={() => setOpen(null)} className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
                 Get Quote
               </a>
-              <a href={phoneHref} className="flex items-center justify-center gap-2 rounded-lg border-2 border-navy px-4 py-3 text-lg font-semibold text-navy">
+              <a href={phoneHref} onClick={() => setOpen(null)} className="flex items-center justify-center gap-2 rounded-lg border-2 border-navy px-4 py-3 text-lg font-semibold text-navy">
                 <Icon name="phone" />
                 Call {phone}
               </a>

@@ -52,7 +52,14 @@ export async function postLead(endpoint: string, body: Record<string, unknown>):
     const response = await fetch(endpoint, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ ...readAttribution(), page_url: window.location.href, ...body }),
+      body: JSON.stringify({
+        ...readAttribution(),
+        page_url: window.location.href,
+        // Time since the page began to load (the prerendered form can be filled before it hydrates): the server
+        // quietly drops a submission made faster than a person could type it.
+        elapsed_ms: Math.round(performance.now()),
+        ...body,
+      }),
     });
     if (response.status === 201) return { kind: 'created' };
     const json = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string };

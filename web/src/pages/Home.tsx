@@ -58,7 +58,7 @@ export function Home() {
       <Section labelledBy="why-heading">
         <SectionHeading
           id="why-heading"
-          kicker="Why Milepost"
+          kicker={`Why ${site.brand}`}
           title="Why Truckers Choose Us"
           intro={`We have insured owner-operators and fleets since ${site.founded}, and trucking is all we do.`}
         />

@@ -20,11 +20,14 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      {/* Solid, without a backdrop filter: a filter would make the header the containing block of the mobile menu's
+          fixed panel and cut that panel to the header's height. */}
+      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
         <div className="container-site flex h-16 items-center gap-4">
           <a href="/" className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
             <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
-            <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg">{site.brand}</span>
+            {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room. */}
+            <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg md:hidden lg:inline lg:max-w-[9.5rem] lg:text-base xl:max-w-none xl:text-lg">{site.brand}</span>
           </a>
           <Island
             name="SiteNav"
