@@ -647,18 +647,19 @@ test.describe('without JavaScript', () => {
     const email = uniqueEmail(info, 'nojs-quote-error');
     await page.goto('/products/dump-truck-insurance');
     const quote = quoteFor(email, { name: 'Route 66 Haulers', insuranceType: 'dump' });
-    await fillQuote(page, 'hero-quote', quote, { consent: true });
-    await quoteForm(page, 'hero-quote').submit.click();
-    const nameError = page.locator('#hero-quote-name-error');
+    await fillQuote(page, 'product-quote', quote, { consent: true });
+    await quoteForm(page, 'product-quote').submit.click();
+    // The answer is the quote form again, on its own page, with the error beside the field.
+    const nameError = page.locator('#correction-name-error');
     await expect(nameError).toHaveText('Name can only contain letters, spaces, hyphens, and apostrophes');
     await expect(nameError).toBeVisible();
     expect(await looksRed(nameError), 'the message is red').toBe(true);
-    await expect(quoteForm(page, 'hero-quote').field('name')).toHaveAttribute('aria-invalid', 'true');
-    await expectQuoteKept(page, 'hero-quote', quote);
+    await expect(quoteForm(page, 'correction').field('name')).toHaveAttribute('aria-invalid', 'true');
+    await expectQuoteKept(page, 'correction', quote);
     expect(leadsFor(email)).toEqual([]);
 
-    await quoteForm(page, 'hero-quote').field('name').fill('Dana Ruiz');
-    await quoteForm(page, 'hero-quote').submit.click();
+    await quoteForm(page, 'correction').field('name').fill('Dana Ruiz');
+    await quoteForm(page, 'correction').submit.click();
     await page.waitForURL('**/get-quote/thank-you');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(onlyLeadFor(email)).toMatchObject({ name: 'Dana Ruiz', insurance_type: 'dump', vehicle_count: 3, consent_given: true });
