@@ -441,22 +441,16 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     );
     // The spec's fixed lists: the menus, /products and /coverage-types are built from these.
     let products_file = dir.join("products");
-    let count = |keep: &dyn Fn(&Product) -> bool| products.iter().filter(|p| keep(p)).count();
+    let vehicles = products.iter().filter(|p| p.kind == "vehicle").count();
+    let coverages = products.iter().filter(|p| p.kind == "coverage");
+    let on_products_page = coverages.clone().filter(|p| p.on_products_page).count();
     for (what, expected, found) in [
-        (
-            "vehicle types (`kind = \"vehicle\"`)",
-            7,
-            count(&|p| p.kind == "vehicle"),
-        ),
-        (
-            "coverages (`kind = \"coverage\"`)",
-            9,
-            count(&|p| p.kind == "coverage"),
-        ),
+        ("vehicle types (`kind = \"vehicle\"`)", 7, vehicles),
+        ("coverages (`kind = \"coverage\"`)", 9, coverages.count()),
         (
             "coverages shown on /products (`on_products_page = true`)",
             6,
-            count(&|p| p.kind == "coverage" && p.on_products_page),
+            on_products_page,
         ),
     ] {
         problems.check(found == expected, &products_file, || {
@@ -658,9 +652,9 @@ enum Shape {
     Rows(usize, &'static [&'static str]),
 }
 
-/// The copy each page of `content/pages/*.toml` must hold beyond `title` and `description` (the list in
-/// content/README.md): checked here so that a mistake names the file and the field instead of failing the
-/// prerender somewhere in React.
+/// The copy each page of `content/pages/*.toml` must hold beyond `title` and `description`: checked here so that a
+/// mistake names the file and the field instead of failing the prerender somewhere in React. Keep in step with the
+/// list in content/README.md and the types the pages read it with (web/src/pages/InfoPages.tsx).
 const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 6] = [
     (
         "about",

@@ -93,21 +93,28 @@ const SHUTDOWN_KEYS: [&str; 5] = ["ctrlc", "signals", "grace", "mercy", "force"]
 /// Checks every source and returns the settings, or one line saying what is wrong.
 pub fn load(figment: &Figment) -> Result<Settings, String> {
     // A file named explicitly must be there: the service would otherwise start on defaults without a word.
+    // Like Rocket (figment), a relative name is looked for in the working directory and then in its parents.
     if let Some(file) = std::env::var_os("ROCKET_CONFIG") {
         let path = PathBuf::from(&file);
-        if !path.is_file() {
+        let found = if path.is_absolute() {
+            path.is_file()
+        } else {
+            std::env::current_dir()
+                .is_ok_and(|dir| dir.ancestors().any(|d| d.join(&path).is_file()))
+        };
+        if !found {
             return Err(format!(
-                "ROCKET_CONFIG names {}, which is not a readable file",
+                "ROCKET_CONFIG names {}, which was not found",
                 path.display()
             ));
         }
     }
-    let selected = figment.profile().as_str().to_string();
     for (profile, dict) in figment.data().map_err(|e| one_line(&e))? {
-        let profile = profile.as_str().as_str();
-        if !["default", "global", "debug", "release", selected.as_str()].contains(&profile) {
+        // Other profiles are allowed (one file may hold [staging] and [production]); a near miss of Rocket's own
+        // names is a typo that would otherwise go unnoticed.
+        if let Some(meant) = misspelt_profile(profile.as_str().as_str()) {
             return Err(format!(
-                "unknown profile `[{profile}]`; a Rocket.toml has tables [default], [release], [debug] or [global]"
+                "unknown profile `[{profile}]`; did you mean [{meant}]?"
             ));
         }
         let shutdown = dict.get("shutdown").and_then(|value| value.as_dict());
@@ -164,6 +171,34 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
     Ok(settings)
 }
 
+/// Rocket's own profile that `name` is one or two typing mistakes away from, if it is not that profile itself.
+fn misspelt_profile(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    ["default", "global", "debug", "release"]
+        .into_iter()
+        // The same first letter too: `[local]` is somebody's own profile, not a misspelt `[global]`.
+        .find(|known| {
+            *known != name
+                && known.chars().next() == name.chars().next()
+                && edit_distance(known, &name) <= 2
+        })
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions) between two short words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, a_char) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, b_char) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(a_char != *b_char);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
 fn one_line(error: &rocket::figment::Error) -> String {
     error.to_string().lines().collect::<Vec<_>>().join(" ")
 }
@@ -206,6 +241,34 @@ mod tests {
         rocket::Config::figment()
             .join(Serialized::defaults(Settings::default()))
             .merge(Toml::string(toml).nested())
+    }
+
+    #[test]
+    fn profiles_of_ones_own_are_allowed_and_near_misses_of_rockets_are_not() {
+        let staged = "[default]\nip_limit = 5\n[staging]\nport = 8001\n[production]\nport = 8002\n";
+        assert!(
+            load(&with_toml(staged)).is_ok(),
+            "[staging] and [production]"
+        );
+        assert!(
+            load(&with_toml("[Release]\nport = 8001\n")).is_ok(),
+            "case is ignored"
+        );
+        assert!(
+            load(&with_toml("[local]\nport = 8001\n")).is_ok(),
+            "[local] is not [global]"
+        );
+        for (table, meant) in [
+            ("defualt", "default"),
+            ("relase", "release"),
+            ("globl", "global"),
+        ] {
+            let error = load(&with_toml(&format!("[{table}]\nport = 8001\n"))).unwrap_err();
+            assert!(
+                error.contains(&format!("[{table}]")) && error.contains(&format!("[{meant}]")),
+                "{error}"
+            );
+        }
     }
 
     #[test]

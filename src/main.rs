@@ -347,11 +347,7 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 ExportFormat::Csv => export::write_csv(&leads, &mut out),
                 ExportFormat::Json => export::write_json(&leads, &mut out),
             };
-            match written.and_then(|()| out.flush()) {
-                // The reader stopped early (`| head`): what it wanted was written.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-                result => result.map_err(|e| format!("cannot write the export: {e}"))?,
-            }
+            written_unless_closed(written.and_then(|()| out.flush()), "the export")?;
             if let Some(file) = output {
                 eprintln!("wrote {} leads to {}", leads.len(), file.display());
             }
@@ -367,11 +363,7 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string())?;
-            match print_table(&leads) {
-                // The reader stopped early (`| head`): what it wanted was written.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                result => result.map_err(|e| format!("cannot write the list: {e}")),
-            }
+            written_unless_closed(print_table(&leads), "the list")
         }
         LeadsCommand::Status { id, status } => {
             if store::set_status(&pool, id, &status).map_err(|e| e.to_string())? {
@@ -381,6 +373,15 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 Err(format!("no lead has id {id}"))
             }
         }
+    }
+}
+
+/// The outcome of writing `what`, where a reader that stopped early (`| head`) is no failure: what it wanted was
+/// written.
+fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), String> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result.map_err(|e| format!("cannot write {what}: {e}")),
     }
 }
 

@@ -1097,6 +1097,26 @@ fn assert_json_error(response: LocalResponse<'_>, expected: Status, case: &str) 
 }
 
 #[test]
+fn a_database_locked_by_another_program_answers_503_and_keeps_nothing_half_done() {
+    let (client, database) = app("locked");
+    // Another program (a stuck admin tool, say) holds the write lock past the 5 s busy timeout.
+    let other = rusqlite::Connection::open(&database).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let response = post_json(&client, QUOTE, &quote_body());
+    assert_json_error(
+        response,
+        Status::ServiceUnavailable,
+        "write lock held elsewhere",
+    );
+    other.execute_batch("ROLLBACK").unwrap();
+    drop(other);
+    // Once it lets go the same submission goes through: the refused one took no rate-limit slot and left no row.
+    let response = post_json(&client, QUOTE, &quote_body());
+    assert_eq!(response.status(), Status::Created);
+    assert_eq!(stored(&database).len(), 1);
+}
+
+#[test]
 fn unreadable_json_answers_400() {
     let (client, database) = app("bad-json");
     let deep = "[".repeat(10_000);
@@ -1373,6 +1393,30 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
         message.message.as_deref(),
         Some("Line one\nLine two & more.")
     );
+}
+
+#[test]
+fn a_plain_form_post_is_never_refused_for_what_our_form_does_not_send() {
+    let (client, database) = app("form-odd");
+    // A malformed submission id did not come from our form (it sends none): it is ignored, the lead is stored.
+    let mut pairs = GOOD_QUOTE_FORM.to_vec();
+    pairs.push(("submission_id", "<not an id>"));
+    let response = post_form(&client, QUOTE, &pairs);
+    assert_eq!(response.status(), Status::SeeOther);
+    let leads = stored(&database);
+    assert_eq!(leads.len(), 1);
+    assert_eq!(leads[0].submission_id, None);
+
+    // A body that is not text gets the form again with a sentence for people, not JSON; nothing is stored.
+    for path in [QUOTE, CONTACT] {
+        let response = post_raw(&client, path, Some(ContentType::Form), b"name=Dana\xff\xfe");
+        assert_eq!(response.status(), Status::BadRequest, "{path}");
+        assert_eq!(response.content_type(), Some(ContentType::HTML), "{path}");
+        let page = response.into_string().unwrap();
+        assert!(page.contains("could not read"), "{path}");
+        assert!(page.contains("<form"), "{path}");
+    }
+    assert_eq!(stored(&database).len(), 1);
 }
 
 #[test]

@@ -294,11 +294,17 @@ async fn submit(
         }
     };
     let fields = if is_json {
-        parse_json(&text, form)
+        parse_json(&text, form).and_then(check_submission_id)
     } else {
-        Ok(parse_form(&text))
+        // Our plain form sends no submission id: one that is malformed did not come from it, and is dropped rather
+        // than costing a person what they typed.
+        let mut fields = parse_form(&text);
+        if !is_valid_submission_id(fields.get("submission_id")) {
+            fields.0.remove("submission_id");
+        }
+        Ok(fields)
     };
-    let fields = match fields.and_then(check_submission_id) {
+    let fields = match fields {
         Ok(fields) => fields,
         Err(message) => return refuse(Status::BadRequest, &message),
     };
@@ -509,14 +515,17 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
 
 /// A submission id is the client's name for one attempt: 16 to 100 letters, digits, `-` or `_`. Anything else is
 /// refused rather than cut down, so two different attempts can never share an id.
-fn check_submission_id(fields: RawFields) -> Result<RawFields, String> {
-    let id = fields.get("submission_id");
-    let valid = id.is_empty()
+/// A client-made submission id: absent, or 16 to 100 letters, digits, `-` or `_`.
+fn is_valid_submission_id(id: &str) -> bool {
+    id.is_empty()
         || ((16..=100).contains(&id.len())
             && id
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
-    if valid {
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+}
+
+fn check_submission_id(fields: RawFields) -> Result<RawFields, String> {
+    if is_valid_submission_id(fields.get("submission_id")) {
         Ok(fields)
     } else {
         Err("`submission_id` must be 16 to 100 letters, digits, - or _.".into())

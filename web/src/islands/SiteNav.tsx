@@ -117,7 +117,7 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
 
   return (
     <div ref={navRef} className="ml-auto flex items-center">
-      <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+      <nav aria-label="Main" className="hidden items-center md:flex lg:gap-1">
         {dropdown('vehicles', 'Vehicle Types', vehicles)}
         {dropdown('coverages', 'Coverage Types', coverages)}
         {links.map((link) => (
@@ -130,6 +130,15 @@ export default function SiteNav({ vehicles, coverages, links, phone, phoneHref, 
             {link.label}
           </a>
         ))}
+        {/* The phone is always in the header: the number from 1280 px, an icon with the number as its name below. */}
+        <a
+          href={phoneHref}
+          aria-label={`Call us at ${phone}`}
+          title={phone}
+          className="ml-1 flex size-10 items-center justify-center rounded-md text-navy hover:bg-mist xl:hidden"
+        >
+          <Icon name="phone" className="size-5" />
+        </a>
         <a href={phoneHref} className="ml-2 hidden items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 font-semibold text-navy xl:flex">
           <Icon name="phone" className="size-4" />
           {phone}
