@@ -513,9 +513,8 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     outcome
 }
 
-/// A submission id is the client's name for one attempt: 16 to 100 letters, digits, `-` or `_`. Anything else is
-/// refused rather than cut down, so two different attempts can never share an id.
-/// A client-made submission id: absent, or 16 to 100 letters, digits, `-` or `_`.
+/// A submission id is the client's name for one attempt: absent, or 16 to 100 letters, digits, `-` or `_`. Anything
+/// else is refused rather than cut down, so two different attempts can never share an id.
 fn is_valid_submission_id(id: &str) -> bool {
     id.is_empty()
         || ((16..=100).contains(&id.len())
