@@ -869,9 +869,11 @@ fn the_ip_limit_counts_both_forms_per_client_address() {
         let (status, value) = answer(post_json_from(&client, path, visitor, &body));
         assert_eq!(status, Status::TooManyRequests, "{path}");
         assert_eq!(value["error"], "Too Many Attempts");
+        // A quote is a request, a contact message a message.
+        let sent = if path == QUOTE { "request" } else { "message" };
         assert_eq!(
             value["message"],
-            "Please wait 10 minutes before submitting another message."
+            format!("Please wait 10 minutes before submitting another {sent}.")
         );
     }
     // Another port of the same address is the same visitor.

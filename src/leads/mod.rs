@@ -101,6 +101,14 @@ impl Form {
         }
     }
 
+    /// The rate-limit answer's sentence: a quote form sends requests, the contact form messages.
+    fn rate_limit_message(self) -> &'static str {
+        match self {
+            Form::Quote => "Please wait 10 minutes before submitting another request.",
+            Form::Contact => "Please wait 10 minutes before submitting another message.",
+        }
+    }
+
     fn thank_you(self) -> &'static str {
         match self {
             Form::Quote => "/get-quote/thank-you",
@@ -310,7 +318,7 @@ async fn submit(
     };
     let answer = process(form, &fields, &visit, leads).await;
     if is_json {
-        answer.into_json()
+        answer.into_json(form)
     } else {
         answer.into_page(form, &fields)
     }
@@ -327,10 +335,8 @@ enum Verdict {
     Failed,
 }
 
-const RATE_LIMIT_MESSAGE: &str = "Please wait 10 minutes before submitting another message.";
-
 impl Verdict {
-    fn into_json(self) -> Reply {
+    fn into_json(self, form: Form) -> Reply {
         match self {
             Verdict::Accepted(id) => Reply::Json(Status::Created, json!({ "id": id })),
             Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
@@ -339,7 +345,7 @@ impl Verdict {
             }
             Verdict::RateLimited => Reply::Json(
                 Status::TooManyRequests,
-                json!({ "error": "Too Many Attempts", "message": RATE_LIMIT_MESSAGE }),
+                json!({ "error": "Too Many Attempts", "message": form.rate_limit_message() }),
             ),
             Verdict::Unavailable => json_error(
                 Status::ServiceUnavailable,
@@ -370,7 +376,7 @@ impl Verdict {
                     form,
                     fields,
                     &FieldErrors::new(),
-                    &format!("Too Many Attempts. {RATE_LIMIT_MESSAGE}"),
+                    &format!("Too Many Attempts. {}", form.rate_limit_message()),
                 ),
             ),
             Verdict::Unavailable | Verdict::Failed => Reply::Page(

@@ -2,7 +2,7 @@
 // the spec's toasts for success, rate limit and failure. Without JavaScript it is a plain form post.
 import { useRef, useState, type FormEvent } from 'react';
 import { describedBy, Field, inputClass } from '../ui/Field';
-import { focusFirstError, formFields, newSubmissionId, postLead, type FieldErrors } from './formSupport';
+import { focusFirstError, formFields, ignoreRepeatedClick, newSubmissionId, postLead, type FieldErrors } from './formSupport';
 import { showToast } from './toast';
 
 export const CONTACT_ENDPOINT = '/api/leads/contact';
@@ -17,6 +17,8 @@ const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 export default function ContactForm({ template = false }: ContactFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
+  // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
+  const sending = useRef(false);
   const submissionId = useRef<string | null>(null);
 
   const value = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_VALUE_${name}` : undefined);
@@ -24,11 +26,13 @@ export default function ContactForm({ template = false }: ContactFormProps) {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (sending.current) return;
     const form = event.currentTarget;
     submissionId.current ??= newSubmissionId();
+    sending.current = true;
     setBusy(true);
     const result = await postLead(CONTACT_ENDPOINT, { ...formFields(form), submission_id: submissionId.current });
+    sending.current = false;
     setBusy(false);
     if (result.kind === 'created') {
       form.reset();
@@ -48,7 +52,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
   // noValidate: every rule and message comes from the server, in the spec's wording, under its field.
   return (
     <form action={CONTACT_ENDPOINT} method="post" noValidate onSubmit={submit} onInput={() => {
-        if (!busy) submissionId.current = null;
+        if (!sending.current) submissionId.current = null;
       }} aria-labelledby="contact-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
       <h2 id="contact-form-heading" className="text-2xl font-bold">
         Send Us a Message
@@ -76,7 +80,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
         <label htmlFor="contact-website">Website</label>
         <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
       </div>
-      <button type="submit" disabled={busy} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
+      <button type="submit" disabled={busy} onClick={ignoreRepeatedClick} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
         {busy ? 'Sending...' : 'Send Message'}
       </button>
     </form>

@@ -3,7 +3,7 @@
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
 import { useRef, useState, type FormEvent } from 'react';
 import { describedBy, Field, inputClass } from '../ui/Field';
-import { focusFirstError, formFields, newSubmissionId, postLead, type FieldErrors } from './formSupport';
+import { focusFirstError, formFields, ignoreRepeatedClick, newSubmissionId, postLead, type FieldErrors } from './formSupport';
 import { showToast } from './toast';
 
 export const QUOTE_ENDPOINT = '/api/leads/quote';
@@ -25,6 +25,8 @@ const FIELDS = ['name', 'email', 'phone', 'company', 'insurance_type', 'vehicle_
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
+  // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
+  const sending = useRef(false);
   const submissionId = useRef<string | null>(null);
 
   const value = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_VALUE_${name}` : undefined);
@@ -33,7 +35,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (sending.current) return;
     const form = event.currentTarget;
     const fields = formFields(form);
     if (!fields.consent) {
@@ -41,12 +43,14 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       return;
     }
     submissionId.current ??= newSubmissionId();
+    sending.current = true;
     setBusy(true);
     const result = await postLead(QUOTE_ENDPOINT, {
       ...fields,
       consent: true,
       submission_id: submissionId.current,
     });
+    sending.current = false;
     setBusy(false);
     if (result.kind === 'created') {
       form.reset();
@@ -71,7 +75,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       method="post"
       onSubmit={submit}
       onInput={() => {
-        if (!busy) submissionId.current = null;
+        if (!sending.current) submissionId.current = null;
       }}
       aria-labelledby={headingId}
       className={`rounded-2xl bg-white text-ink ${compact ? 'border border-slate-200 p-6 shadow-lg' : 'p-6 shadow-2xl md:p-8'}`}
@@ -88,7 +92,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           <input id={id('email')} name="email" type="email" autoComplete="email" required maxLength={255} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
         </Field>
         <Field id={id('phone')} label="Phone" optional error={error('phone')}>
-          <input id={id('phone')} name="phone" type="tel" autoComplete="tel-national" inputMode="tel" maxLength={25} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
+          <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={25} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
         </Field>
         <Field id={id('company')} label="Company" optional error={error('company')}>
           <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={200} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
@@ -131,6 +135,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       <button
         type="submit"
         disabled={busy}
+        onClick={ignoreRepeatedClick}
         className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light disabled:cursor-wait disabled:opacity-70"
       >
         {busy ? 'Processing...' : 'Get My Free Quote'}

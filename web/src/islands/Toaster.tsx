@@ -1,4 +1,5 @@
-// The notification area: shows toasts one at a time (spec: "toasts are shown one at a time"), each for a few
+// The notification area: one toast at a time (spec: "toasts are shown one at a time"), always the newest: a new
+// toast replaces the one on screen at once, so a success never waits behind an earlier error. Each stays a few
 // seconds or until dismissed, announced politely, or assertively for errors.
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../ui/Icon';
@@ -8,30 +9,23 @@ const SHOWN_MS = { default: 6000, success: 6000, destructive: 9000 } as const;
 
 export default function Toaster() {
   const [current, setCurrent] = useState<(ToastMessage & { id: number }) | null>(null);
-  const queue = useRef<(ToastMessage & { id: number })[]>([]);
   const nextId = useRef(1);
 
   useEffect(() => {
     const receive = (event: Event) => {
       const message = (event as CustomEvent<ToastMessage>).detail;
-      const toast = { ...message, id: nextId.current++ };
-      setCurrent((shown) => {
-        if (shown) {
-          queue.current.push(toast);
-          return shown;
-        }
-        return toast;
-      });
+      setCurrent({ ...message, id: nextId.current++ });
     };
     window.addEventListener(TOAST_EVENT, receive);
     return () => window.removeEventListener(TOAST_EVENT, receive);
   }, []);
 
-  const dismiss = () => setCurrent(queue.current.shift() ?? null);
+  const dismiss = () => setCurrent(null);
 
+  // Keyed by the toast's id: a replacement starts its own full time on screen.
   useEffect(() => {
     if (!current) return;
-    const timer = window.setTimeout(dismiss, SHOWN_MS[current.variant ?? 'default']);
+    const timer = window.setTimeout(() => setCurrent((shown) => (shown?.id === current.id ? null : shown)), SHOWN_MS[current.variant ?? 'default']);
     return () => window.clearTimeout(timer);
   }, [current]);
 

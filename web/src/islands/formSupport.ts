@@ -89,3 +89,12 @@ export function focusFirstError(form: HTMLFormElement, errors: FieldErrors): voi
   ) as HTMLElement | undefined;
   first?.focus();
 }
+
+/**
+ * On the submit button: the second click of a double-click (or a tap the phone repeats) never submits. Counted by
+ * the browser (`detail` is the click count), so it holds whatever the timing: the first click's answer may already
+ * have reset the form, and submitting that empty form would show errors under the success toast.
+ */
+export function ignoreRepeatedClick(event: { detail: number; preventDefault: () => void }): void {
+  if (event.detail > 1) event.preventDefault();
+}
