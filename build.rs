@@ -27,6 +27,60 @@ const CATEGORIES: [&str; 7] = [
     "Technology",
     "Specialized Coverage",
 ];
+/// The states and DC by postal code, for licences and the structured data's `areaServed`.
+const US_STATES: [(&str, &str); 51] = [
+    ("AL", "Alabama"),
+    ("AK", "Alaska"),
+    ("AZ", "Arizona"),
+    ("AR", "Arkansas"),
+    ("CA", "California"),
+    ("CO", "Colorado"),
+    ("CT", "Connecticut"),
+    ("DE", "Delaware"),
+    ("DC", "District of Columbia"),
+    ("FL", "Florida"),
+    ("GA", "Georgia"),
+    ("HI", "Hawaii"),
+    ("ID", "Idaho"),
+    ("IL", "Illinois"),
+    ("IN", "Indiana"),
+    ("IA", "Iowa"),
+    ("KS", "Kansas"),
+    ("KY", "Kentucky"),
+    ("LA", "Louisiana"),
+    ("ME", "Maine"),
+    ("MD", "Maryland"),
+    ("MA", "Massachusetts"),
+    ("MI", "Michigan"),
+    ("MN", "Minnesota"),
+    ("MS", "Mississippi"),
+    ("MO", "Missouri"),
+    ("MT", "Montana"),
+    ("NE", "Nebraska"),
+    ("NV", "Nevada"),
+    ("NH", "New Hampshire"),
+    ("NJ", "New Jersey"),
+    ("NM", "New Mexico"),
+    ("NY", "New York"),
+    ("NC", "North Carolina"),
+    ("ND", "North Dakota"),
+    ("OH", "Ohio"),
+    ("OK", "Oklahoma"),
+    ("OR", "Oregon"),
+    ("PA", "Pennsylvania"),
+    ("RI", "Rhode Island"),
+    ("SC", "South Carolina"),
+    ("SD", "South Dakota"),
+    ("TN", "Tennessee"),
+    ("TX", "Texas"),
+    ("UT", "Utah"),
+    ("VT", "Vermont"),
+    ("VA", "Virginia"),
+    ("WA", "Washington"),
+    ("WV", "West Virginia"),
+    ("WI", "Wisconsin"),
+    ("WY", "Wyoming"),
+];
 const WEEKDAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
@@ -92,7 +146,11 @@ fn main() {
         content.site.base_url.as_bytes(),
     );
     let content_json = out_dir.join("content.json");
-    let json = serde_json::to_string_pretty(&content).expect("content serialises");
+    let json = expand_placeholders(
+        &serde_json::to_string_pretty(&content).expect("content serialises"),
+        &content.site,
+        &content.forms,
+    );
     write_file(&content_json, json.as_bytes());
     // The Vite dev server (README: front-end edit loop) reads the same document from a fixed, git-ignored place.
     write_file(&root.join("web/.generated/content.json"), json.as_bytes());
@@ -132,8 +190,22 @@ struct Site {
     hours: Vec<Hours>,
     #[serde(default)]
     licenses: Vec<License>,
+    /// A claims line that answers around the clock; without one the site never promises 24/7 claims help.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claims: Option<ClaimsLine>,
+    /// What `{claims}` says (filled in by the build), for pages that show it beside the phone number.
+    #[serde(skip_deserializing)]
+    claims_text: String,
     #[serde(default)]
     social: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimsLine {
+    name: String,
+    phone: String,
+    phone_e164: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -160,6 +232,9 @@ struct Hours {
 struct License {
     state: String,
     number: String,
+    /// The state's name for structured data (`areaServed`), filled in from `state` by the build.
+    #[serde(skip_deserializing)]
+    state_name: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -246,7 +321,11 @@ struct Product {
 #[serde(deny_unknown_fields)]
 struct PostFrontMatter {
     title: String,
+    /// The `<title>` when `title` is too long for a search result (brand included).
+    seo_title: Option<String>,
     excerpt: String,
+    /// The meta description when the excerpt does not fit one (70-160 characters).
+    description: Option<String>,
     category: String,
     date: toml::value::Datetime,
     author: String,
@@ -260,7 +339,11 @@ struct PostFrontMatter {
 struct Post {
     slug: String,
     title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seo_title: Option<String>,
     excerpt: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
     category: String,
     date: String,
     author: String,
@@ -362,9 +445,12 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
         .collect::<Vec<_>>();
     let image_set: HashSet<&str> = images.iter().map(String::as_str).collect();
 
-    let site: Option<Site> = read_toml(&dir.join("site.toml"), &mut problems);
-    if let Some(site) = &site {
+    let mut site: Option<Site> = read_toml(&dir.join("site.toml"), &mut problems);
+    if let Some(site) = &mut site {
         check_site(site, &dir.join("site.toml"), &mut problems);
+        if site.claims.is_none() {
+            check_no_round_the_clock_promise(dir, &mut problems);
+        }
     }
 
     let home: Option<Home> = read_toml(&dir.join("home.toml"), &mut problems);
@@ -406,6 +492,12 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
             forms.consent_text.len() > 100,
             &dir.join("forms.toml"),
             || "field `consent_text`: the full consent wording is required".into(),
+        );
+        // The privacy policy quotes it through `{consent_text}`, into HTML as well as text.
+        problems.check(
+            !forms.consent_text.contains(['<', '>', '&', '{']),
+            &dir.join("forms.toml"),
+            || "field `consent_text`: write it without < > & or {".into(),
         );
         let values: HashSet<&str> = forms
             .insurance_types
@@ -483,7 +575,34 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     }
 }
 
-fn check_site(site: &Site, file: &Path, problems: &mut Problems) {
+fn check_site(site: &mut Site, file: &Path, problems: &mut Problems) {
+    for license in &mut site.licenses {
+        match US_STATES.iter().find(|(code, _)| *code == license.state) {
+            Some((_, name)) => license.state_name = (*name).to_string(),
+            None => problems.add(
+                file,
+                format!(
+                    "[[licenses]] state {:?}: not a US state's two-letter code like TX",
+                    license.state
+                ),
+            ),
+        }
+    }
+    problems.check(!site.licenses.is_empty(), file, || {
+        "[[licenses]]: name at least one state the agency is licensed in (structured data's areaServed)".into()
+    });
+    if let Some(claims) = &site.claims {
+        problems.check(
+            !claims.name.trim().is_empty() && !claims.name.contains(['<', '>', '&', '{']),
+            file,
+            || "[claims] field `name`: give the line's name, without < > & or {".into(),
+        );
+        problems.check(is_e164(&claims.phone_e164), file, || {
+            "[claims] field `phone_e164`: must look like +15550100142".into()
+        });
+    }
+    check_offer_valid_until(&site.offer_valid_until, build_date(), file, problems);
+    site.claims_text = claims_text(site.claims.as_ref());
     problems.check(
         site.base_url.starts_with("https://") || site.base_url.starts_with("http://"),
         file,
@@ -492,12 +611,9 @@ fn check_site(site: &Site, file: &Path, problems: &mut Problems) {
     problems.check(!site.base_url.ends_with('/'), file, || {
         "field `base_url`: must not end with a slash".into()
     });
-    problems.check(
-        site.phone_e164.starts_with('+')
-            && site.phone_e164[1..].chars().all(|c| c.is_ascii_digit()),
-        file,
-        || "field `phone_e164`: must look like +15550100142".into(),
-    );
+    problems.check(is_e164(&site.phone_e164), file, || {
+        "field `phone_e164`: must look like +15550100142".into()
+    });
     problems.check(site.email.contains('@'), file, || {
         "field `email`: not an e-mail address".into()
     });
@@ -538,6 +654,137 @@ fn check_site(site: &Site, file: &Path, problems: &mut Problems) {
     }
 }
 
+fn is_e164(number: &str) -> bool {
+    number.len() > 8 && number.starts_with('+') && number[1..].chars().all(|c| c.is_ascii_digit())
+}
+
+/// Search engines show an offer's `priceValidUntil`; a date in the past, or about to be, makes the data stale.
+const OFFER_MIN_DAYS_AHEAD: i64 = 60;
+
+fn check_offer_valid_until(
+    valid_until: &toml::value::Datetime,
+    today: i64,
+    file: &Path,
+    problems: &mut Problems,
+) {
+    let Some(date) = valid_until.date.filter(|_| valid_until.time.is_none()) else {
+        problems.add(
+            file,
+            "field `offer_valid_until`: give a plain date like 2027-12-31",
+        );
+        return;
+    };
+    let days_left =
+        days_from_civil(i64::from(date.year), date.month.into(), date.day.into()) - today;
+    problems.check(days_left >= OFFER_MIN_DAYS_AHEAD, file, || {
+        format!(
+            "field `offer_valid_until`: {valid_until} is {days_left} days after the build date; \
+             it must be at least {OFFER_MIN_DAYS_AHEAD} days ahead (set a later date, e.g. the end of next year)"
+        )
+    });
+}
+
+/// Today as days since 1970-01-01 (UTC), or the day of `SOURCE_DATE_EPOCH` for a reproducible build.
+fn build_date() -> i64 {
+    println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|text| text.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |elapsed| elapsed.as_secs() as i64)
+        });
+    seconds.div_euclid(86_400)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (years counted in 400-year eras of 146,097 days).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month_from_march = (month + 9) % 12;
+    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// Without a `[claims]` line in site.toml nobody answers claims around the clock, so no page may say so.
+fn check_no_round_the_clock_promise(dir: &Path, problems: &mut Problems) {
+    let mut files = Vec::new();
+    for folder in [
+        dir.to_path_buf(),
+        dir.join("pages"),
+        dir.join("products"),
+        dir.join("blog"),
+    ] {
+        files.extend(list_files(&folder, "toml", problems));
+        files.extend(list_files(&folder, "md", problems));
+    }
+    // The folder's README describes the content; it is not on the site.
+    for file in files.into_iter().filter(|f| !f.ends_with("README.md")) {
+        let Some(text) = read_text(&file, problems) else {
+            continue;
+        };
+        let is_toml = file.extension().is_some_and(|e| e == "toml");
+        for (number, line) in text.lines().enumerate() {
+            if is_toml && line.trim_start().starts_with('#') {
+                continue;
+            }
+            let lower = line.to_lowercase();
+            if ["24/7", "around the clock", "24 hours a day", "at any hour"]
+                .iter()
+                .any(|promise| lower.contains(promise))
+            {
+                problems.add(
+                    &file,
+                    format!(
+                        "line {}: promises claims help around the clock, but site.toml has no [claims] line; \
+                         say `{{claims}}` instead (it tells how claims are reported after hours)",
+                        number + 1
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The words that stand for facts kept elsewhere, so the copy and the facts cannot disagree:
+/// `{consent_text}` and `{consent_version}` (content/forms.toml) and `{claims}` (how claims are reported around the
+/// clock: the `[claims]` line of site.toml, or the insurer's line on the policy documents).
+fn placeholders(site: &Site, forms: &Forms) -> [(&'static str, String); 3] {
+    [
+        ("{consent_text}", forms.consent_text.clone()),
+        ("{consent_version}", forms.consent_version.clone()),
+        ("{claims}", site.claims_text.clone()),
+    ]
+}
+
+fn claims_text(line: Option<&ClaimsLine>) -> String {
+    match line {
+        Some(line) => format!(
+            "Claims are taken around the clock by {} at {}.",
+            line.name, line.phone
+        ),
+        None => {
+            "After hours, report a claim to your insurance company's claims line, printed on your \
+                 policy documents and ID cards; we follow up with you on the next business day."
+                .to_string()
+        }
+    }
+}
+
+/// Fills the placeholders into the content document. It holds text and rendered Markdown alike, so the values
+/// are JSON-escaped here and were checked to hold nothing HTML would read as markup.
+fn expand_placeholders(json: &str, site: &Site, forms: &Forms) -> String {
+    let mut json = json.to_string();
+    for (token, value) in placeholders(site, forms) {
+        let escaped = serde_json::to_string(&value).expect("a string serialises");
+        json = json.replace(token, &escaped[1..escaped.len() - 1]);
+    }
+    json
+}
+
 fn is_clock_time(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.len() == 5
@@ -548,9 +795,9 @@ fn is_clock_time(text: &str) -> bool {
 
 fn check_description(text: &str, field: &str, file: &Path, problems: &mut Problems) {
     let length = text.chars().count();
-    problems.check((50..=160).contains(&length), file, || {
+    problems.check((70..=160).contains(&length), file, || {
         format!(
-            "field `{field}`: a meta description should be 50 to 160 characters, found {length}"
+            "field `{field}`: a meta description must be 70 to 160 characters to fit a search result, found {length}"
         )
     });
 }
@@ -858,6 +1105,9 @@ fn load_posts(
         problems.check(front.excerpt.chars().count() <= 200, &file, || {
             "field `excerpt`: at most 200 characters".into()
         });
+        if let Some(description) = &front.description {
+            check_description(description, "description", &file, problems);
+        }
         let date_ok = front.date.date.is_some() && front.date.time.is_none();
         problems.check(date_ok, &file, || {
             "field `date`: give a plain date like 2026-03-14".into()
@@ -880,7 +1130,9 @@ fn load_posts(
                 .unwrap_or_else(|| format!("Illustration for {}", front.category)),
             slug,
             title: front.title,
+            seo_title: front.seo_title,
             excerpt: front.excerpt,
+            description: front.description,
             category: front.category,
             date: front.date.to_string(),
             author: front.author,

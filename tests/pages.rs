@@ -290,3 +290,146 @@ fn the_old_physical_damage_path_redirects_and_the_footer_shows_the_licence() {
         .to_string();
     assert!(page(&client, "/about").contains(&html_text(&licence)));
 }
+
+/// Every page's path as `sitemap.xml` lists it.
+fn sitemap_paths(client: &Client) -> Vec<String> {
+    let base = content_toml("site.toml")["base_url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    page(client, "/sitemap.xml")
+        .split("<loc>")
+        .skip(1)
+        .filter_map(|rest| rest.split("</loc>").next())
+        .map(|location| location.strip_prefix(&base).unwrap().to_string())
+        .collect()
+}
+
+/// The inverse of [`html_text`], for what the head holds.
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = html.find(start)? + start.len();
+    Some(&html[from..from + html[from..].find(end)?])
+}
+
+#[test]
+fn every_title_and_description_fits_a_search_result() {
+    let client = common::client();
+    let brand = content_toml("site.toml")["brand"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut answers = Vec::new();
+    for path in sitemap_paths(&client) {
+        answers.push((path.clone(), page(&client, &path)));
+    }
+    // The pages the server answers with: thank-you pages, the not-found pages, a form's corrections.
+    for path in ["/get-quote/thank-you", "/contact/thank-you"] {
+        answers.push((path.to_string(), page(&client, path)));
+    }
+    for path in ["/no-such-page", "/blog/no-such-post"] {
+        let response = client.get(path).dispatch();
+        assert_eq!(response.status(), Status::NotFound);
+        answers.push((path.to_string(), response.into_string().unwrap()));
+    }
+    assert!(answers.len() >= 38, "{} pages", answers.len());
+    for (path, html) in answers {
+        let title = unescape(between(&html, "<title>", "</title>").expect("a title"));
+        let description = unescape(
+            between(&html, r#"<meta name="description" content=""#, "\"").expect("a description"),
+        );
+        assert!(
+            title.ends_with(&format!(" | {brand}")),
+            "{path}: {title:?} ends with the brand"
+        );
+        let length = title.chars().count();
+        assert!(
+            length <= 60,
+            "{path}: title {title:?} is {length} characters"
+        );
+        let length = description.chars().count();
+        assert!(
+            (70..=160).contains(&length),
+            "{path}: description {description:?} is {length} characters"
+        );
+    }
+}
+
+#[test]
+fn the_privacy_policy_quotes_the_consent_the_form_collects() {
+    let client = common::client();
+    let privacy = page(&client, "/privacy");
+    let consent = truckins::leads::CONSENT_TEXT.trim();
+    assert!(
+        privacy.contains(&format!("<blockquote>\n<p>{}</p>", html_text(consent))),
+        "the policy quotes the consent text word for word"
+    );
+    assert!(privacy.contains(&format!(
+        "version {}",
+        truckins::leads::CONSENT_VERSION.trim()
+    )));
+    // The quote form shows the same words beside its checkbox.
+    assert!(page(&client, "/get-quote").contains(&html_text(consent)));
+    for promise in ["prerecorded", "artificial voice"] {
+        assert!(!privacy.contains(promise), "{promise}");
+    }
+}
+
+#[test]
+fn no_page_promises_what_the_agency_cannot_keep() {
+    let client = common::client();
+    let site = content_toml("site.toml");
+    assert!(
+        site.get("claims").is_none(),
+        "the sample agency has no 24/7 claims line; this test checks the copy without one"
+    );
+    for path in sitemap_paths(&client) {
+        let html = page(&client, &path).to_lowercase();
+        for promise in [
+            "24/7",
+            "around the clock",
+            "at any hour",
+            "no overlap, no gaps",
+            "gaps closed",
+            "no surprises at claim time",
+        ] {
+            assert!(!html.contains(promise), "{path} says {promise:?}");
+        }
+    }
+    // Where claims come up, the copy says how they are reported after hours instead.
+    let after_hours =
+        html_text("After hours, report a claim to your insurance company's claims line");
+    for path in ["/contact", "/faq", "/about"] {
+        assert!(
+            page(&client, path).contains(&after_hours),
+            "{path} says how claims are reported after hours"
+        );
+    }
+}
+
+#[test]
+fn structured_data_serves_the_licensed_states_only() {
+    let client = common::client();
+    let states: Vec<String> = content_toml("site.toml")["licenses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|licence| licence["state"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(states, ["TX"], "the sample agency is licensed in Texas");
+    for path in ["/", "/contact", "/products/dump-truck-insurance"] {
+        let html = page(&client, path);
+        assert!(
+            html.contains(r#""areaServed":[{"@type":"State","name":"Texas"}]"#),
+            "{path}"
+        );
+        assert!(!html.contains(r#""areaServed":"US""#), "{path}");
+    }
+}

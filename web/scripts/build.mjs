@@ -61,7 +61,14 @@ if (existsSync(join(serverDir, 'assets'))) {
 }
 const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8'));
 const { renderSite } = await import(pathToFileURL(join(serverDir, 'prerender.js')).href);
-const files = await renderSite(manifest);
+let files;
+try {
+  files = await renderSite(manifest);
+} catch (error) {
+  // Content that does not fit (a title too long for a search result, ...) is reported as a list, not a stack.
+  console.error(`\n[web] ${error instanceof Error ? error.message : error}\n`);
+  process.exit(1);
+}
 for (const [path, body] of Object.entries(files)) {
   const target = join(siteDir, path);
   mkdirSync(dirname(target), { recursive: true });

@@ -14,7 +14,11 @@ export interface Site {
   offer_valid_until: string;
   address: { street: string; city: string; region: string; postal_code: string; country: string };
   hours: { label: string; days: string[]; opens?: string; closes?: string }[];
-  licenses: { state: string; number: string }[];
+  licenses: { state: string; state_name: string; number: string }[];
+  /** A claims line that answers around the clock, when the agency has one. */
+  claims?: { name: string; phone: string; phone_e164: string };
+  /** How claims are reported around the clock: the claims line, or the insurer's line on the policy documents. */
+  claims_text: string;
   social: Partial<Record<'facebook' | 'instagram' | 'linkedin' | 'x' | 'youtube', string>>;
 }
 
@@ -54,7 +58,11 @@ export interface Product {
 export interface Post {
   slug: string;
   title: string;
+  /** The <title> when `title` is too long for a search result. */
+  seo_title?: string;
   excerpt: string;
+  /** The meta description when the excerpt does not fit one. */
+  description?: string;
   category: string;
   date: string;
   author: string;

@@ -2,6 +2,9 @@
 import { site, type Post } from './content';
 import { imageUrl } from './ui/Image';
 
+/** The states the agency is licensed in (content/site.toml), the only places it may sell. */
+const areaServed = site.licenses.map((license) => ({ '@type': 'State', name: license.state_name }));
+
 export type JsonLd = Record<string, unknown>;
 
 export const absoluteUrl = (path: string) => `${site.base_url}${path === '/' ? '/' : path}`;
@@ -19,7 +22,7 @@ export function insuranceAgency(): JsonLd {
     telephone: site.phone_e164,
     email: site.email,
     foundingDate: String(site.founded),
-    areaServed: 'US',
+    areaServed,
     address: {
       '@type': 'PostalAddress',
       streetAddress: site.address.street,
@@ -74,7 +77,7 @@ export function insuranceService(product: { title: string; description: string; 
     serviceType: `${product.menu_label} insurance`,
     description: product.description,
     url: absoluteUrl(path),
-    areaServed: 'US',
+    areaServed,
     provider: { '@type': 'InsuranceAgency', '@id': `${site.base_url}/#agency`, name: site.brand, telephone: site.phone_e164 },
     offers: {
       '@type': 'Offer',

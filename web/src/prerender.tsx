@@ -6,7 +6,7 @@ import favicon from '../../content/images/favicon.svg?raw';
 import { site } from './content';
 import { absoluteUrl } from './jsonld';
 import { SEARCH_INDEX_PATH, searchIndex } from './pages/BlogList';
-import { errorRoutes, routes, type Head, type Route } from './routes';
+import { errorRoutes, headProblems, routes, type Head, type Route } from './routes';
 import { usedIslands } from './ui/Island';
 import type { IslandName } from './islands/registry';
 import { Layout } from './widgets/Layout';
@@ -99,6 +99,10 @@ function sitemapXml(list: Route[]): string {
 export async function renderSite(manifest: Record<string, ManifestChunk>): Promise<Record<string, string>> {
   const assets = assetsFromManifest(manifest);
   const list = routes();
+  const misfits = headProblems([...list, ...errorRoutes()]);
+  if (misfits.length > 0) {
+    throw new Error(`${misfits.length} page(s) have a title or description that does not fit a search result:\n  - ${misfits.join('\n  - ')}`);
+  }
   const files: Record<string, string> = {};
   for (const route of [...list, ...errorRoutes()]) {
     if (files[route.file]) throw new Error(`Two routes write ${route.file}`);

@@ -14,11 +14,23 @@ import { ProductPage } from './pages/ProductPage';
 export interface Head {
   title: string;
   description: string;
+  /** Where the title and description are written, for the build's message when one does not fit. */
+  source: HeadSource;
   path: string;
   jsonLd?: JsonLd[];
   noindex?: boolean;
   type?: 'website' | 'article';
 }
+
+export interface HeadSource {
+  file: string;
+  title: string;
+  description: string;
+}
+
+/** The fields of a content file, or this file for the few titles written here. */
+const fields = (file: string, title = 'title', description = 'description'): HeadSource => ({ file, title, description });
+const THIS_FILE = fields('web/src/routes.tsx', 'page title', 'page description');
 
 export interface Route {
   path: string;
@@ -33,8 +45,8 @@ export interface Route {
 const fileFor = (path: string) => (path === '/' ? 'index.html' : `${path.slice(1)}/index.html`);
 const titled = (title: string) => `${title} | ${site.brand}`;
 
-function page(path: string, title: string, description: string, render: () => ReactElement, group: string, label: string, extra: Partial<Head> = {}): Route {
-  return { path, file: fileFor(path), head: { title: titled(title), description, path, ...extra }, render, sitemap: { group, label } };
+function page(path: string, title: string, description: string, source: HeadSource, render: () => ReactElement, group: string, label: string, extra: Partial<Head> = {}): Route {
+  return { path, file: fileFor(path), head: { title: titled(title), description, source, path, ...extra }, render, sitemap: { group, label } };
 }
 
 const crumbs = (...trail: { name: string; path: string }[]) => breadcrumbs([{ name: 'Home', path: '/' }, ...trail]);
@@ -42,12 +54,12 @@ const crumbs = (...trail: { name: string; path: string }[]) => breadcrumbs([{ na
 /** A page whose title and description come from content/pages/<name>.toml. */
 function copyPage(path: string, name: string, render: () => ReactElement, group: string, label: string, jsonLd: JsonLd[] = []): Route {
   const copy = pageCopy<object>(name);
-  return page(path, copy.title, copy.description, render, group, label, { jsonLd: [...jsonLd, crumbs({ name: label, path })] });
+  return page(path, copy.title, copy.description, fields(`content/pages/${name}.toml`), render, group, label, { jsonLd: [...jsonLd, crumbs({ name: label, path })] });
 }
 
 export function routes(): Route[] {
   const list: Route[] = [
-    page('/', content.home.title, content.home.description, () => <Home />, 'Main pages', 'Home', { jsonLd: [insuranceAgency()] }),
+    page('/', content.home.title, content.home.description, fields('content/home.toml'), () => <Home />, 'Main pages', 'Home', { jsonLd: [insuranceAgency()] }),
     copyPage('/get-quote', 'get-quote', () => <GetQuote />, 'Main pages', 'Get a Quote'),
     copyPage('/products', 'products', () => <ProductsOverview />, 'Main pages', 'Insurance Products'),
     copyPage('/coverage-types', 'coverage-types', () => <CoverageTypes />, 'Main pages', 'Coverage Types', [
@@ -55,20 +67,20 @@ export function routes(): Route[] {
     ]),
     copyPage('/about', 'about', () => <About />, 'Company', 'About Us'),
     copyPage('/contact', 'contact', () => <Contact />, 'Company', 'Contact Us', [insuranceAgency()]),
-    page('/faq', 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, () => <FaqPage />, 'Company', 'FAQ', {
+    page('/faq', 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, THIS_FILE, () => <FaqPage />, 'Company', 'FAQ', {
       jsonLd: [faqPage(content.faq), crumbs({ name: 'FAQ', path: '/faq' })],
     }),
   ];
   for (const slug of ['partners', 'privacy', 'terms']) {
     const doc = document(slug);
     const path = `/${slug}`;
-    list.push(page(path, doc.title, doc.description, () => <DocumentPage slug={slug} />, 'Company', doc.title, { jsonLd: [crumbs({ name: doc.title, path })] }));
+    list.push(page(path, doc.title, doc.description, fields(`content/pages/${slug}.md`), () => <DocumentPage slug={slug} />, 'Company', doc.title, { jsonLd: [crumbs({ name: doc.title, path })] }));
   }
   for (const product of content.products) {
     const path = productHref(product);
     const group = product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type';
     list.push(
-      page(path, product.title, product.description, () => <ProductPage product={product} />, group, product.title, {
+      page(path, product.title, product.description, fields(`content/products/${product.slug}.toml`), () => <ProductPage product={product} />, group, product.title, {
         jsonLd: [
           insuranceService(product, path),
           crumbs({ name: 'Products', path: '/products' }, { name: product.title, path }),
@@ -78,10 +90,11 @@ export function routes(): Route[] {
     );
   }
   const blog = content.pages.blog!;
-  list.push(page('/blog', blog.title, blog.description, () => <BlogList />, 'Blog articles', 'Blog', { jsonLd: [crumbs({ name: 'Blog', path: '/blog' })] }));
+  list.push(page('/blog', blog.title, blog.description, fields('content/pages/blog.toml'), () => <BlogList />, 'Blog articles', 'Blog', { jsonLd: [crumbs({ name: 'Blog', path: '/blog' })] }));
   for (const post of content.posts) {
     const path = `/blog/${post.slug}`;
-    const route = page(path, post.title, post.excerpt, () => <BlogPost post={post} />, 'Blog articles', post.title, {
+    const source = fields(`content/blog/${post.slug}.md`, post.seo_title ? 'seo_title' : 'title', post.description ? 'description' : 'excerpt');
+    const route = page(path, post.seo_title ?? post.title, post.description ?? post.excerpt, source, () => <BlogPost post={post} />, 'Blog articles', post.title, {
       type: 'article',
       jsonLd: [blogPosting(post, path), crumbs({ name: 'Blog', path: '/blog' }, { name: post.title, path })],
     });
@@ -89,7 +102,7 @@ export function routes(): Route[] {
     list.push(route);
   }
   // The human-readable sitemap lists every page above, itself included, grouped as in sitemap.xml.
-  const sitemapRoute = page('/sitemap', 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, () => <SitemapPage groups={groups} />, 'Company', 'Sitemap');
+  const sitemapRoute = page('/sitemap', 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, THIS_FILE, () => <SitemapPage groups={groups} />, 'Company', 'Sitemap');
   list.push(sitemapRoute);
   const groups = sitemapGroups(list);
   return list;
@@ -115,7 +128,7 @@ export function errorRoutes(): Route[] {
   const error = (file: string, title: string, render: () => ReactElement): Route => ({
     path: `/${file}`,
     file,
-    head: { title: titled(title), description: site.description, path: '/', noindex: true },
+    head: { title: titled(title), description: site.description, source: { ...THIS_FILE, description: 'description of content/site.toml' }, path: '/', noindex: true },
     render,
   });
   const thanks = (path: string, title: string, text: string): Route => ({
@@ -132,4 +145,29 @@ export function errorRoutes(): Route[] {
     error('_errors/400.html', 'Bad Request', () => <ErrorPage status={400} />),
     error('_errors/500.html', 'Something Went Wrong', () => <ErrorPage status={500} />),
   ];
+}
+
+/** The longest `<title>` and the range of meta descriptions that a search result shows whole. */
+export const TITLE_MAX = 60;
+export const DESCRIPTION_RANGE = [70, 160] as const;
+
+/** Every page's title and description fit a search result; otherwise one line per misfit, naming file and field. */
+export function headProblems(list: Route[]): string[] {
+  const problems: string[] = [];
+  for (const { path, head } of list) {
+    const titleLength = [...head.title].length;
+    if (titleLength > TITLE_MAX) {
+      problems.push(
+        `${head.source.file}: field \`${head.source.title}\` (${path}): the title "${head.title}" is ${titleLength} characters with the brand; at most ${TITLE_MAX} fit a search result`,
+      );
+    }
+    const descriptionLength = [...head.description].length;
+    const [least, most] = DESCRIPTION_RANGE;
+    if (descriptionLength < least || descriptionLength > most) {
+      problems.push(
+        `${head.source.file}: field \`${head.source.description}\` (${path}): the meta description is ${descriptionLength} characters; it must be ${least} to ${most}`,
+      );
+    }
+  }
+  return problems;
 }

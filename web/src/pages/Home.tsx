@@ -16,7 +16,8 @@ import { postCard } from './postCards';
 const heroBadges: { label: string; icon: IconName }[] = [
   { label: 'Specialized Coverage', icon: 'shieldCheck' },
   { label: 'Competitive Rates', icon: 'dollar' },
-  { label: '24/7 Support', icon: 'headset' },
+  // The spec's '24/7 Support' only where a claims line answers around the clock (content/site.toml `[claims]`).
+  { label: site.claims ? '24/7 Claims Line' : 'Claims Help', icon: 'headset' },
 ];
 const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];
 

@@ -216,7 +216,19 @@ export function Contact() {
                 {site.phone}
               </a>
             </p>
-            <p className="mt-2 text-muted">Claims support around the clock, 24/7.</p>
+            {/* The hours beside this card are when this number answers; claims after hours go elsewhere. */}
+            <p className="mt-2 text-muted">
+              {site.claims ? (
+                <>
+                  Claims, around the clock: {site.claims.name},{' '}
+                  <a href={`tel:${site.claims.phone_e164}`} className="font-semibold text-steel underline underline-offset-2 hover:text-navy">
+                    {site.claims.phone}
+                  </a>
+                </>
+              ) : (
+                site.claims_text
+              )}
+            </p>
           </div>
           <div className="rounded-2xl border border-slate-200 p-7">
             <Icon name="clock" className="size-7 text-steel" />
