@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the project, in the order a failure is cheapest to find:
 #   formatting and lints -> Rust unit and integration tests (debug build, real embedded site) ->
-#   release build -> browser suite (Playwright in Debian's Chromium against the release binary on loopback).
-# On a fresh machine it installs what it needs (Chromium through apt when run as root) or says what is missing.
+#   release build -> the binary alone serves the site -> every page is valid HTML (Nu Html Checker) ->
+#   browser suite (Playwright in Debian's Chromium against the release binary on loopback).
+# On a fresh machine it installs what it needs (Chromium and a Java runtime through apt when run as root) or says
+# what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,17 +15,25 @@ command -v cargo >/dev/null || missing "Rust (cargo). Install it from your distr
 command -v node >/dev/null || missing "Node.js 20 or later (node and npm)."
 command -v python3 >/dev/null || missing "python3 (used to pick a free port)."
 
+# Debian packages the tests need, installed when run as root: Chromium for the browser suite, a Java runtime for
+# the Nu Html Checker.
+apt_updated=""
+install_package() { # package, what it is for
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's $1 ($2)"
+    [ -n "$apt_updated" ] || { apt-get update -qq; apt_updated=1; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+  else
+    missing "$1 ($2). Install it with: sudo apt-get install $1"
+  fi
+}
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    step "Installing Debian's chromium for the browser tests"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    missing "Chromium at $CHROMIUM. Install it with: sudo apt-get install chromium (or set CHROMIUM=/path/to/chromium)."
-  fi
+  [ "$CHROMIUM" = /usr/bin/chromium ] || missing "Chromium at $CHROMIUM (CHROMIUM names it)."
+  install_package chromium "the browser tests"
 fi
 export CHROMIUM
+command -v java >/dev/null || install_package default-jre-headless "the Nu Html Checker"
 
 step "Formatting and lints"
 cargo fmt --check
@@ -38,7 +48,16 @@ fi
 
 step "Release build (the Dockerfile's build step: cargo build --release --locked)"
 grep -q '^RUN cargo build --release --locked$' Dockerfile || { echo "Dockerfile no longer builds like this script" >&2; exit 1; }
-cargo build --release --locked --quiet
+# The build script's output folder holds the prerendered site the binary embeds (for the HTML check below).
+site_dir="$(cargo build --release --locked --quiet --message-format=json-render-diagnostics | python3 -c '
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    # A package id reads path+file:///dir#truckins@0.1.0, or path+file:///dir/truckins#0.1.0 in a folder so named.
+    place, _, version = message.get("package_id", "").partition("#")
+    if message.get("reason") == "build-script-executed" and (version.startswith("truckins@") or place.endswith("/truckins")):
+        print(message["out_dir"] + "/site")')"
+[ -d "$site_dir" ] || { echo "the release build did not say where it wrote the site" >&2; exit 1; }
 ls -l target/release/truckins | awk '{ printf "binary: %.1f MB\n", $5 / 1048576 }'
 
 step "The binary alone serves the whole site (copied to an empty folder, no web/ or content/ beside it)"
@@ -62,6 +81,9 @@ for path in ["/", "/blog", "/products/dump-truck-insurance", "/sitemap.xml"]:
         assert response.status == 200, path
 print("served /, /blog, a product page and the sitemap from the copied binary alone")
 PY
+
+step "Valid HTML: every prerendered page and the no-JavaScript form answers, with the Nu Html Checker"
+python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_modules/vnu-jar/build/dist/vnu.jar
 kill "$server"; wait "$server" 2>/dev/null || true
 rm -rf "$portable"
 

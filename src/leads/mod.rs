@@ -596,6 +596,15 @@ fn parse_form(text: &str) -> RawFields {
 
 /// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
 /// and the message on top. Everything inserted is HTML-escaped.
+/// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
+fn is_html_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    [whole, fraction]
+        .iter()
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
     let Some(template) = SiteFiles::get(form.template()) else {
         return format!(
@@ -646,7 +655,15 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
         let replacement = if marker == "FORM_MESSAGE" {
             Some(message)
         } else if let Some(name) = marker.strip_prefix("VALUE_") {
-            form.fields().contains(&name).then(|| fields.get(name))
+            form.fields()
+                .contains(&name)
+                .then(|| fields.get(name))
+                .map(|typed| match name {
+                    // A number input can only hold a number: letters there are invalid HTML, and a browser
+                    // would show the field empty anyway (the error beside it says what is expected).
+                    "vehicle_count" if !is_html_number(typed) => "",
+                    _ => typed,
+                })
         } else if let Some(name) = marker.strip_prefix("ERROR_") {
             form.fields()
                 .contains(&name)
@@ -693,5 +710,15 @@ mod tests {
         assert!(check_submission_id(with("short")).is_err());
         assert!(check_submission_id(with(&"a".repeat(101))).is_err());
         assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
+    }
+
+    #[test]
+    fn only_numbers_go_back_into_a_number_input() {
+        for number in ["3", "0", "-2", "12.5", "007"] {
+            assert!(is_html_number(number), "{number}");
+        }
+        for text in ["", "two", ".5", "5.", "+1", "1,000", " 3", "-", "1.2.3"] {
+            assert!(!is_html_number(text), "{text:?}");
+        }
     }
 }

@@ -80,7 +80,7 @@ test('the header stays in view while scrolling', async ({ page }) => {
   await expect(page.locator('header').first()).toBeInViewport();
 });
 
-test('toasts are shown one at a time and can be dismissed', async ({ page }) => {
+test('toasts are shown one at a time, the newest replacing the one on screen, and can be dismissed', async ({ page }) => {
   await page.goto('/');
   await hydrated(page);
   await page.evaluate(() => {
@@ -89,11 +89,12 @@ test('toasts are shown one at a time and can be dismissed', async ({ page }) => 
     send('First notice', 'success');
     send('Second notice', 'destructive');
   });
-  await expect(page.getByRole('status').getByText('First notice')).toBeVisible();
-  await expect(page.getByText('Second notice')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Dismiss notification' }).click();
+  // The newest at once, announced as an error; the older one is gone, not waiting behind it.
   await expect(page.getByRole('alert').getByText('Second notice')).toBeVisible();
   await expect(page.getByText('First notice')).toHaveCount(0);
+  await expect(page.locator('.toast')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Dismiss notification' }).click();
+  await expect(page.locator('.toast')).toHaveCount(0);
 });
 
 test('the copyright year is the year the page is viewed', async ({ page }) => {

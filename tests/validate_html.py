@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Checks every page a visitor can get with the Nu Html Checker (vnu), failing on any error.
+
+Checked: every HTML file the build prerendered (pages, error pages, thank-you pages, the no-JavaScript form
+templates) and, from the running binary, the pages it answers plain form posts with (the form again with the errors
+beside the fields, or with a sentence when the post cannot be read), since those are filled in at run time.
+
+usage: validate_html.py SITE_DIR BASE_URL VNU_JAR
+"""
+
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+
+
+def fetch(url: str, form: dict | None = None, raw: bytes | None = None) -> tuple[int, str]:
+    """The status and body of a GET, or of a plain form POST as a browser without JavaScript sends it."""
+    data = raw if raw is not None else (urllib.parse.urlencode(form).encode() if form is not None else None)
+    request = urllib.request.Request(url, data=data, headers={"Accept": "text/html"})
+    if data is not None:
+        request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def answer_pages(base: str) -> dict[str, tuple[int, str]]:
+    """The pages the server builds per request, by a file name for the report."""
+    quote_errors = {"name": "A", "email": "not-an-address", "phone": "12", "insurance_type": "", "vehicle_count": "0",
+                    "dot_number": "12x", "company": "<script>alert(1)</script> & \"Sons\""}
+    contact_errors = {"name": "B", "email": "b@", "subject": "Hi", "message": "short"}
+    return {
+        "answers/quote-with-errors.html": fetch(f"{base}/api/leads/quote", quote_errors),
+        "answers/quote-typed-letters.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "vehicle_count": "two"}),
+        "answers/contact-with-errors.html": fetch(f"{base}/api/leads/contact", contact_errors),
+        "answers/quote-unreadable.html": fetch(f"{base}/api/leads/quote", raw=b"name=%ZZ&\xff\xfe"),
+        "answers/not-found.html": fetch(f"{base}/no-such-page"),
+        "answers/blog-not-found.html": fetch(f"{base}/blog/no-such-post"),
+    }
+
+
+def main() -> int:
+    site_dir, base, vnu = pathlib.Path(sys.argv[1]), sys.argv[2].rstrip("/"), sys.argv[3]
+    with tempfile.TemporaryDirectory() as scratch:
+        root = pathlib.Path(scratch)
+        # The form templates (_forms/) hold markers in place of values; the server's filled-in answers are checked.
+        prerendered = sorted(p for p in site_dir.rglob("*.html") if "_forms" not in p.relative_to(site_dir).parts)
+        if len(prerendered) < 40:
+            print(f"expected the whole site in {site_dir}, found {len(prerendered)} HTML files", file=sys.stderr)
+            return 1
+        for file in prerendered:
+            target = root / "site" / file.relative_to(site_dir)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, target)
+        for name, (status, body) in answer_pages(base).items():
+            if status >= 500 or "<!doctype html>" not in body.lower():
+                print(f"{name}: expected an HTML page, got {status}: {body[:200]!r}", file=sys.stderr)
+                return 1
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(body)
+        files = sorted(str(p) for p in root.rglob("*.html"))
+        result = subprocess.run(["java", "-jar", vnu, "--errors-only", "--format", "gnu", *files],
+                                capture_output=True, text=True)
+        report = (result.stdout + result.stderr).replace(scratch + "/", "")
+        if result.returncode != 0 or report.strip():
+            print(report, file=sys.stderr)
+            errors = sum(1 for line in report.splitlines() if ": error:" in line)
+            print(f"Nu Html Checker: {errors} error(s) in {len(files)} pages", file=sys.stderr)
+            return 1
+        print(f"Nu Html Checker: 0 errors in {len(files)} pages ({len(prerendered)} prerendered, "
+              f"{len(files) - len(prerendered)} answered by the server)")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
