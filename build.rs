@@ -164,7 +164,12 @@ fn main() {
             .current_dir(&web)
             .env("TRUCKINS_BUILD_CONTENT", &content_json)
             .env("TRUCKINS_BUILD_WORK_DIR", out_dir.join("web-build"))
-            .env("TRUCKINS_BUILD_SITE_DIR", &site_dir),
+            .env("TRUCKINS_BUILD_SITE_DIR", &site_dir)
+            // The CSP hash of the stylesheet every page inlines; src/security.rs includes it.
+            .env(
+                "TRUCKINS_BUILD_STYLE_HASH_FILE",
+                out_dir.join("style-hash.txt"),
+            ),
         "building the web app (web/scripts/build.mjs)",
     );
 }

@@ -4,8 +4,11 @@
 
 mod common;
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use rocket::http::{Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
+use sha2::{Digest, Sha256};
 use truckins::site::SiteFiles;
 
 fn site_toml() -> toml::Table {
@@ -452,6 +455,82 @@ fn security_headers_are_on_every_response() {
         assert_eq!(headers.get_one("X-Frame-Options"), Some("DENY"), "{path}");
         assert!(headers.get_one("Referrer-Policy").is_some(), "{path}");
         assert!(headers.get_one("Permissions-Policy").is_some(), "{path}");
+    }
+}
+
+/// The text of each `<style>` element of `html`.
+fn inline_styles(html: &str) -> Vec<&str> {
+    html.split("<style")
+        .skip(1)
+        .map(|rest| {
+            let text = &rest[rest.find('>').expect("<style ...>") + 1..];
+            &text[..text.find("</style>").expect("</style>")]
+        })
+        .collect()
+}
+
+#[test]
+fn every_page_inlines_its_stylesheet_and_the_csp_allows_exactly_that_text() {
+    let client = common::client();
+    let served = |path: &str| {
+        let response = get(&client, path);
+        let csp = response
+            .headers()
+            .get_one("Content-Security-Policy")
+            .unwrap()
+            .to_string();
+        (csp, response.into_string().unwrap())
+    };
+    let (csp, _) = served("/");
+    let style_src: Vec<&str> = csp
+        .split(';')
+        .map(str::trim)
+        .find_map(|directive| directive.strip_prefix("style-src "))
+        .expect("a style-src directive")
+        .split(' ')
+        .collect();
+    assert!(
+        !style_src.iter().any(|source| source.contains("unsafe")),
+        "{csp}"
+    );
+    // Every prerendered page as embedded, and pages as served (the server may rewrite a page's base URL).
+    let mut pages: Vec<(String, String)> = SiteFiles::iter()
+        .filter(|name| name.ends_with(".html"))
+        .map(|name| {
+            let file = SiteFiles::get(&name).unwrap();
+            (
+                name.to_string(),
+                String::from_utf8(file.data.into_owned()).unwrap(),
+            )
+        })
+        .collect();
+    assert!(pages.len() > 30, "{} pages", pages.len());
+    for path in ["/", "/about", "/nope", &format!("/blog/{}", POST_SLUGS[0])] {
+        let (page_csp, html) = served(path);
+        assert_eq!(page_csp, csp, "{path}: one policy for every page");
+        pages.push((path.to_string(), html));
+    }
+    for (name, html) in &pages {
+        let styles = inline_styles(html);
+        assert_eq!(styles.len(), 1, "{name}: one inline stylesheet");
+        let hash = format!("'sha256-{}'", BASE64.encode(Sha256::digest(styles[0])));
+        assert!(
+            style_src.contains(&hash.as_str()),
+            "{name}: the CSP's style-src {style_src:?} does not allow the page's <style> ({hash})"
+        );
+        assert!(
+            styles[0].contains(".nav-menu"),
+            "{name}: the inlined text is the site's stylesheet"
+        );
+        assert!(
+            !html.contains("rel=\"stylesheet\""),
+            "{name}: links a stylesheet, a second request before the first paint"
+        );
+        // A style attribute would be blocked by this CSP (no 'unsafe-inline'): the page would look different.
+        assert!(
+            !html.contains(" style=\""),
+            "{name}: has a style attribute, which the CSP blocks"
+        );
     }
 }
 

@@ -9,7 +9,7 @@ import { devPages } from './scripts/dev-pages.ts';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const contentJson = process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/content.json');
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), devPages()],
   resolve: { alias: { '@content': contentJson } },
   build: {
@@ -17,10 +17,14 @@ export default defineConfig({
     assetsInlineLimit: 0,
     manifest: true,
     target: 'es2022',
-    rollupOptions: { input: here('./src/client.tsx') },
+    rolldownOptions: {
+      input: here('./src/client.ts'),
+      // React in a chunk of its own, named so: only pages with islands load it (prerender.tsx, e2e tests).
+      output: isSsrBuild ? {} : { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
+    },
   },
   server: {
     fs: { allow: [here('..')] },
     proxy: { '/api': process.env.TRUCKINS_DEV_API ?? 'http://127.0.0.1:8000' },
   },
-});
+}));

@@ -22,6 +22,8 @@ export function watchConsole(page: Page) {
   return { check: () => expect(problems, problems.join('\n')).toEqual([]) };
 }
 
+/** Waits until the page's script has done its work: the header menus enhanced and every island hydrated. */
 export async function hydrated(page: Page) {
+  await expect(page.locator('[data-site-nav][data-enhanced]')).toHaveCount(1);
   await expect(page.locator('[data-island]:not([data-hydrated])')).toHaveCount(0);
 }

@@ -1,7 +1,13 @@
-// The shared layout in a real browser: hydration without console errors, menus by mouse and keyboard, the mobile
-// menu, tap-to-call, the toast area and the copyright year.
-import { expect, test } from '@playwright/test';
+// The shared layout in a real browser: hydration without console errors, menus by mouse and keyboard (on /about, a
+// page without React: the menus are <details> enhanced by plain script) and with JavaScript off, the mobile menu,
+// tap-to-call, React loaded only where there are islands, the toast area and the copyright year.
+import { expect, test, type Page } from '@playwright/test';
 import { hydrated, sitePaths, watchConsole } from './helpers';
+
+/** The next click follows no link, so a test can see what choosing a link does to the menu the link is in. */
+async function holdNextNavigation(page: Page) {
+  await page.evaluate(() => window.addEventListener('click', (event) => event.preventDefault(), { once: true }));
+}
 
 test('every page hydrates its islands with no console errors', async ({ page }) => {
   const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post'];
@@ -18,7 +24,7 @@ test('every page hydrates its islands with no console errors', async ({ page }) 
 
 test('desktop menus open by keyboard, close on Escape and on choosing a link', async ({ page }, info) => {
   test.skip(info.project.name !== 'desktop', 'desktop navigation');
-  await page.goto('/blog');
+  await page.goto('/about');
   await hydrated(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
   const summary = nav.locator('summary', { hasText: 'Vehicle Types' });
@@ -34,17 +40,40 @@ test('desktop menus open by keyboard, close on Escape and on choosing a link', a
 
   // Only one menu open at a time.
   await summary.click();
+  await expect(dump).toBeVisible();
   await nav.locator('summary', { hasText: 'Coverage Types' }).click();
   await expect(nav.getByRole('link', { name: 'Primary Liability' })).toBeVisible();
   await expect(dump).toBeHidden();
-  // An outside click closes it.
-  await page.locator('footer').click({ position: { x: 5, y: 5 } });
+  await page.mouse.move(640, 700);
   await expect(nav.getByRole('link', { name: 'Primary Liability' })).toBeHidden();
+
+  // An outside click closes a menu (opened by keyboard here: the mouse leaving a menu closes it too).
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(dump).toBeVisible();
+  await page.locator('footer').click({ position: { x: 5, y: 5 } });
+  await expect(dump).toBeHidden();
+
+  // Choosing a link closes the menu.
+  await summary.click();
+  await expect(dump).toBeVisible();
+  await holdNextNavigation(page);
+  await dump.click();
+  await expect(dump).toBeHidden();
+  await expect(page).toHaveURL(/\/about$/);
+
+  // Focus leaving a menu closes it.
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(dump).toBeVisible();
+  await nav.getByRole('link', { name: 'Semi Truck' }).focus();
+  await nav.getByRole('link', { name: 'About', exact: true }).focus();
+  await expect(dump).toBeHidden();
 });
 
 test('the mobile menu opens, closes on Escape and on choosing a link', async ({ page }, info) => {
   test.skip(info.project.name !== 'phone', 'phone navigation');
-  await page.goto('/');
+  await page.goto('/about');
   await hydrated(page);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
   const call = page.getByRole('link', { name: /^Call us at/ });
@@ -53,8 +82,13 @@ test('the mobile menu opens, closes on Escape and on choosing a link', async ({ 
 
   const toggle = page.locator('summary', { hasText: 'Menu' });
   const panel = page.getByRole('navigation', { name: 'Mobile' });
+  // The summary shows a menu icon while closed and a close icon while open.
+  await expect(toggle.locator('.nav-icon-closed')).toBeVisible();
+  await expect(toggle.locator('.nav-icon-open')).toBeHidden();
   await toggle.click();
   await expect(panel).toBeVisible();
+  await expect(toggle.locator('.nav-icon-open')).toBeVisible();
+  await expect(toggle.locator('.nav-icon-closed')).toBeHidden();
   // The panel fills the screen below the header, every link in it reachable.
   const viewport = page.viewportSize()!;
   const header = (await page.locator('header').first().boundingBox())!;
@@ -67,11 +101,72 @@ test('the mobile menu opens, closes on Escape and on choosing a link', async ({ 
   await expect(panel).toBeHidden();
   await expect(toggle).toBeFocused();
 
+  // Choosing a link closes the panel (seen with the navigation held back), and following one works.
   await page.keyboard.press('Enter');
+  await expect(panel).toBeVisible();
+  await holdNextNavigation(page);
+  await panel.getByRole('link', { name: 'Contact' }).click();
+  await expect(panel).toBeHidden();
+  await expect(page).toHaveURL(/\/about$/);
+  await toggle.click();
   await expect(panel).toBeVisible();
   await panel.getByRole('link', { name: 'Blog' }).click();
   await expect(page).toHaveURL(/\/blog$/);
   await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+});
+
+test('with JavaScript off, the menus open as plain HTML and their links work', async ({ browser }, info) => {
+  const phone = info.project.name === 'phone';
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    hasTouch: phone,
+    baseURL: info.project.use.baseURL,
+  });
+  const page = await context.newPage();
+  await page.goto('/about');
+  if (phone) {
+    const panel = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(panel).toBeHidden();
+    await page.locator('summary', { hasText: 'Menu' }).click();
+    await expect(panel).toBeVisible();
+    await expect(page.locator('summary', { hasText: 'Menu' }).locator('.nav-icon-open')).toBeVisible();
+    await panel.getByRole('link', { name: 'Dump Truck' }).click();
+  } else {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.locator('summary', { hasText: 'Coverage Types' }).click();
+    await expect(nav.getByRole('link', { name: 'Primary Liability' })).toBeVisible();
+    // One open at a time is the platform's (<details name>), so it holds without script too.
+    await nav.locator('summary', { hasText: 'Vehicle Types' }).click();
+    await expect(nav.getByRole('link', { name: 'Primary Liability' })).toBeHidden();
+    await nav.getByRole('link', { name: 'Dump Truck', exact: true }).click();
+  }
+  await expect(page).toHaveURL(/\/products\/dump-truck-insurance$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await context.close();
+});
+
+test('React is loaded only on pages with islands', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const react = /^\/assets\/(react|hydrate)-[\w-]+\.js$/;
+
+  // A page with a form loads React, by the name this test looks for.
+  await page.goto('/get-quote');
+  await hydrated(page);
+  expect(scripts.filter((path) => react.test(path)), scripts.join(', ')).toHaveLength(2);
+
+  // A page without islands: the menus are enhanced, the page is fully loaded, and no React was asked for.
+  scripts.length = 0;
+  await page.goto('/about', { waitUntil: 'load' });
+  await hydrated(page);
+  await expect(page.locator('[data-island]')).toHaveCount(0);
+  expect(scripts.length, 'the entry script').toBeGreaterThan(0);
+  expect(scripts.filter((path) => react.test(path)), scripts.join(', ')).toEqual([]);
+  // Nor a notification area: only forms show toasts.
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
 test('the header stays in view while scrolling', async ({ page }) => {
@@ -103,23 +198,26 @@ test('the copyright year is the year the page is viewed', async ({ page }) => {
   await expect(page.locator('[data-current-year]')).toHaveText('2031');
 });
 
-test('a menu opened by hovering stays open when its button is clicked', async ({ page }, info) => {
+test('a mouse pointing at a desktop menu opens it, and clicking its button keeps it open', async ({ page }, info) => {
   test.skip(info.project.name !== 'desktop', 'desktop navigation');
-  await page.goto('/blog');
+  await page.goto('/about');
   await hydrated(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.locator('summary', { hasText: 'Coverage Types' }).hover();
   await expect(nav.getByRole('link', { name: 'Cargo' })).toBeVisible();
-  await page.waitForTimeout(300); // a person's pause between pointing and clicking
   await nav.locator('summary', { hasText: 'Coverage Types' }).click();
   await expect(nav.getByRole('link', { name: 'Cargo' })).toBeVisible();
-  await page.mouse.move(640, 700);
+  // Pointing at the other menu opens it and closes the first.
+  await nav.locator('summary', { hasText: 'Vehicle Types' }).hover();
+  await expect(nav.getByRole('link', { name: 'Dump Truck', exact: true })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Cargo' })).toBeHidden();
+  await page.mouse.move(640, 700);
+  await expect(nav.getByRole('link', { name: 'Dump Truck', exact: true })).toBeHidden();
 });
 
 test('tabbing out of the open mobile menu closes it', async ({ page }, info) => {
   test.skip(info.project.name !== 'phone', 'phone navigation');
-  await page.goto('/');
+  await page.goto('/about');
   await hydrated(page);
   const panel = page.getByRole('navigation', { name: 'Mobile' });
   await page.locator('summary', { hasText: 'Menu' }).click();

@@ -3,7 +3,9 @@
 // TRUCKINS_BUILD_CONTENT   the content document written by build.rs
 // TRUCKINS_BUILD_WORK_DIR  scratch space for the two bundles
 // TRUCKINS_BUILD_SITE_DIR  the finished site (emptied first)
+// TRUCKINS_BUILD_STYLE_HASH_FILE  where the CSP source of the inlined stylesheet goes ('sha256-...'), for the server
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +15,7 @@ import { build } from 'vite';
 const webDir = fileURLToPath(new URL('..', import.meta.url));
 const workDir = process.env.TRUCKINS_BUILD_WORK_DIR ?? join(webDir, 'dist/work');
 const siteDir = process.env.TRUCKINS_BUILD_SITE_DIR ?? join(webDir, 'dist/site');
+const styleHashFile = process.env.TRUCKINS_BUILD_STYLE_HASH_FILE ?? join(webDir, 'dist/style-hash.txt');
 const clientDir = join(workDir, 'client');
 const serverDir = join(workDir, 'server');
 
@@ -47,7 +50,7 @@ await build({
     ssr: join(webDir, 'src/prerender.tsx'),
     ssrEmitAssets: true,
     manifest: false,
-    rollupOptions: { input: join(webDir, 'src/prerender.tsx') },
+    rolldownOptions: { input: join(webDir, 'src/prerender.tsx') },
   },
 });
 step('server bundle built');
@@ -60,7 +63,7 @@ if (existsSync(join(serverDir, 'assets'))) {
   cpSync(join(serverDir, 'assets'), join(siteDir, 'assets'), { recursive: true });
 }
 const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8'));
-const { renderSite } = await import(pathToFileURL(join(serverDir, 'prerender.js')).href);
+const { renderSite, inlineStyle } = await import(pathToFileURL(join(serverDir, 'prerender.js')).href);
 let files;
 try {
   files = await renderSite(manifest);
@@ -69,12 +72,20 @@ try {
   console.error(`\n[web] ${error instanceof Error ? error.message : error}\n`);
   process.exit(1);
 }
+// Every page inlines the stylesheet; the Content-Security-Policy allows exactly that text by its hash rather than
+// allowing inline styles at all. A page that inlined anything else would be unstyled, so the build stops first.
+const styleHash = `sha256-${createHash('sha256').update(inlineStyle, 'utf8').digest('base64')}`;
 for (const [path, body] of Object.entries(files)) {
+  if (path.endsWith('.html') && (!body.includes(`<style>${inlineStyle}</style>`) || body.split('<style').length !== 2)) {
+    throw new Error(`${path} does not inline the stylesheet as the CSP hash expects`);
+  }
   const target = join(siteDir, path);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, body);
 }
-step(`prerendered ${Object.keys(files).length} files`);
+mkdirSync(dirname(styleHashFile), { recursive: true });
+writeFileSync(styleHashFile, styleHash);
+step(`prerendered ${Object.keys(files).length} files, stylesheet inlined (${(inlineStyle.length / 1024).toFixed(1)} kB, ${styleHash})`);
 
 // 5. Precompress every text file; the server picks the variant the browser accepts.
 const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/;

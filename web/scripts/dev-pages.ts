@@ -14,7 +14,7 @@ export function devPages(): Plugin {
         if (!isPage && !isGenerated) return next();
         try {
           const prerender = await server.ssrLoadModule('/src/prerender.tsx');
-          const assets = { stylesheets: [], entry: '/src/client.tsx', preload: () => [] };
+          const assets = { entry: '/src/client.ts', preload: [] };
           const result = await prerender.renderPath(url.pathname.replace(/(.)\/$/, '$1'), assets);
           if ('html' in result) {
             res.statusCode = result.status;

@@ -3,6 +3,9 @@
 import { prerender } from 'react-dom/static';
 // The favicon is served at /favicon.svg (a fixed address browsers ask for), so it is copied, not hashed.
 import favicon from '../../content/images/favicon.svg?raw';
+// The whole stylesheet as text (Tailwind-compiled and minified by Vite), inlined into every page's <head>: the first
+// paint then needs the HTML alone, no second request. The browser bundle has no CSS at all.
+import stylesheet from './styles.css?inline';
 import { site } from './content';
 import { absoluteUrl } from './jsonld';
 import { SEARCH_INDEX_PATH, searchIndex } from './pages/BlogList';
@@ -11,12 +14,15 @@ import { usedIslands } from './ui/Island';
 import type { IslandName } from './islands/registry';
 import { Layout } from './widgets/Layout';
 
-/** What a page links to besides itself: the stylesheet, the client entry and the chunks of the islands it uses. */
+/** What a page links to besides itself: the client entry and the chunks the entry imports statically. */
 export interface Assets {
-  stylesheets: string[];
   entry: string;
-  preload: (islands: Set<IslandName>) => string[];
+  preload: string[];
 }
+
+/** The exact text of every page's <style> element; scripts/build.mjs hands its hash to the server's CSP. */
+export const inlineStyle = stylesheet;
+if (/<\/style/i.test(inlineStyle)) throw new Error('The stylesheet contains "</style", which would end the inlined <style> early');
 
 interface ManifestChunk {
   file: string;
@@ -24,24 +30,22 @@ interface ManifestChunk {
   imports?: string[];
 }
 
+const ENTRY = 'src/client.ts';
+
 export function assetsFromManifest(manifest: Record<string, ManifestChunk>): Assets {
-  const entry = manifest['src/client.tsx'];
-  if (!entry) throw new Error('Vite manifest has no src/client.tsx entry');
+  const entry = manifest[ENTRY];
+  if (!entry) throw new Error(`Vite manifest has no ${ENTRY} entry`);
+  if (entry.css?.length) throw new Error(`${ENTRY} imports CSS; the stylesheet is inlined by the prerender instead`);
   const chunkFiles = (key: string, seen = new Set<string>()): string[] => {
     const chunk = manifest[key];
     if (!chunk || seen.has(key)) return [];
     seen.add(key);
     return [`/${chunk.file}`, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen))];
   };
-  // The entry's own imports and the chunks of the page's islands, so the browser fetches them all at once.
-  const entryImports = chunkFiles('src/client.tsx').slice(1);
-  return {
-    stylesheets: (entry.css ?? []).map((f) => `/${f}`),
-    entry: `/${entry.file}`,
-    preload: (islands) => [
-      ...new Set([...entryImports, ...[...islands].flatMap((name) => chunkFiles(`src/islands/${name}.tsx`))]),
-    ].filter((f) => f !== `/${entry.file}`),
-  };
+  // Only what the entry itself imports. React and the islands' chunks are deliberately not preloaded: the entry
+  // requests them after the first paint on pages with islands (client.ts), and a <link rel=modulepreload> would
+  // fetch them at once, sharing a slow connection with the HTML that the first paint waits for.
+  return { entry: `/${entry.file}`, preload: chunkFiles(ENTRY).slice(1) };
 }
 
 const escapeHtml = (text: string) =>
@@ -49,14 +53,29 @@ const escapeHtml = (text: string) =>
 // JSON inside <script>: "<" escaped so no string in the content can close the element.
 const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-async function renderBody(route: Route): Promise<{ body: string; islands: Set<IslandName> }> {
+// The islands that post a form and report the outcome with toasts.
+const FORM_ISLANDS: IslandName[] = ['QuoteForm', 'ContactForm'];
+
+async function renderOnce(route: Route, toaster: boolean): Promise<{ body: string; islands: Set<IslandName> }> {
   usedIslands.clear();
-  const { prelude } = await prerender(<Layout path={route.path}>{route.render()}</Layout>);
+  const { prelude } = await prerender(
+    <Layout path={route.path} toaster={toaster}>
+      {route.render()}
+    </Layout>,
+  );
   const body = await new Response(prelude).text();
   return { body, islands: new Set(usedIslands) };
 }
 
-function headHtml(head: Head, assets: Assets, islands: Set<IslandName>): string {
+async function renderBody(route: Route): Promise<string> {
+  // The layout holds the Toaster, but only rendering the page tells whether it has a form: a page that turns out to
+  // have one is rendered again with it (build time only; issue 11 moves this knowledge out of a render-time global).
+  const plain = await renderOnce(route, false);
+  if (!FORM_ISLANDS.some((name) => plain.islands.has(name))) return plain.body;
+  return (await renderOnce(route, true)).body;
+}
+
+function headHtml(head: Head, assets: Assets): string {
   const canonical = absoluteUrl(head.path);
   const lines = [
     '<meta charset="utf-8">',
@@ -72,17 +91,17 @@ function headHtml(head: Head, assets: Assets, islands: Set<IslandName>): string 
     '<meta name="twitter:card" content="summary">',
     '<meta name="theme-color" content="#0b1f33">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    ...assets.stylesheets.map((href) => `<link rel="stylesheet" href="${href}">`),
+    `<style>${inlineStyle}</style>`,
     `<script type="module" src="${assets.entry}"></script>`,
-    ...assets.preload(islands).map((href) => `<link rel="modulepreload" href="${href}">`),
+    ...assets.preload.map((href) => `<link rel="modulepreload" href="${href}">`),
     ...(head.jsonLd ?? []).map((data) => `<script type="application/ld+json">${jsonForScript(data)}</script>`),
   ];
   return lines.filter(Boolean).join('\n');
 }
 
 export async function renderRoute(route: Route, assets: Assets): Promise<string> {
-  const { body, islands } = await renderBody(route);
-  return `<!doctype html>\n<html lang="en">\n<head>\n${headHtml(route.head, assets, islands)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+  const body = await renderBody(route);
+  return `<!doctype html>\n<html lang="en">\n<head>\n${headHtml(route.head, assets)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
 }
 
 function sitemapXml(list: Route[]): string {

@@ -1,12 +1,11 @@
-// Island name -> lazy module. The client loads only the islands a page contains; the server uses the names to
-// preload those chunks. Keep names equal to file names (the prerender looks the chunk up by `src/islands/<Name>.tsx`).
+// Island name -> lazy module. The client entry loads only the islands a page contains, each from its own chunk.
+// Keep names equal to file names: a chunk is named after its island (tests/budget.rs counts a page's chunks by it).
 import type { ComponentType } from 'react';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- props are checked where <Island> is rendered
 type Loader = () => Promise<{ default: ComponentType<any> }>;
 
 export const islands = {
-  SiteNav: () => import('./SiteNav'),
   Toaster: () => import('./Toaster'),
   RoadCanvas: () => import('./RoadCanvas'),
   BlogExplorer: () => import('./BlogExplorer'),

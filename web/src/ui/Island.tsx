@@ -1,5 +1,5 @@
 // Server side of an island: renders the component inside a marked container, its props serialised beside it, and
-// records which islands a page uses so the prerender can preload their chunks.
+// records which islands a page uses so the prerender knows whether the page has a form (and so the Toaster).
 import { createElement, type ComponentType } from 'react';
 import type { IslandName } from '../islands/registry';
 

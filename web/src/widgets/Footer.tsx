@@ -1,5 +1,5 @@
 // The footer: what the agency is, how to reach it, the spec's footer links, licences and social links (only those
-// configured), and the copyright year (kept current in the browser by client.tsx).
+// configured), and the copyright year (kept current in the browser by client.ts).
 import { mailHref, site, telHref } from '../content';
 import { Icon, type IconName } from '../ui/Icon';
 

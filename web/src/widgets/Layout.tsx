@@ -1,12 +1,12 @@
-// The shared layout of every page: skip link, sticky header with the logo and navigation, the page, the footer and
-// the notification area.
+// The shared layout of every page: skip link, sticky header with the logo and navigation, the page, the footer and,
+// on pages with a form, the forms' notification area (the Toaster island).
 import type { ReactNode } from 'react';
 import { menuCoverages, productHref, site, telHref, vehicles } from '../content';
-import SiteNav from '../islands/SiteNav';
 import Toaster from '../islands/Toaster';
 import { imageUrl } from '../ui/Image';
 import { Island } from '../ui/Island';
 import { Footer } from './Footer';
+import { SiteNav } from './SiteNav';
 
 export const companyLinks = [
   { href: '/about', label: 'About' },
@@ -14,7 +14,8 @@ export const companyLinks = [
   { href: '/contact', label: 'Contact' },
 ];
 
-export function Layout({ path, children }: { path: string; children: ReactNode }) {
+/** `toaster`: whether the page has a form island; only forms show toasts, so other pages need no React for it. */
+export function Layout({ path, toaster, children }: { path: string; toaster: boolean; children: ReactNode }) {
   return (
     <>
       <a href="#main" className="skip-link">
@@ -29,18 +30,13 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
             {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room. */}
             <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg md:hidden lg:inline lg:max-w-[9.5rem] lg:text-base xl:max-w-none xl:text-lg">{site.brand}</span>
           </a>
-          <Island
-            name="SiteNav"
-            component={SiteNav}
-            className="contents"
-            props={{
-              vehicles: vehicles.map((p) => ({ href: productHref(p), label: p.menu_label })),
-              coverages: menuCoverages.map((p) => ({ href: productHref(p), label: p.menu_label })),
-              links: companyLinks,
-              phone: site.phone,
-              phoneHref: telHref,
-              currentPath: path,
-            }}
+          <SiteNav
+            vehicles={vehicles.map((p) => ({ href: productHref(p), label: p.menu_label }))}
+            coverages={menuCoverages.map((p) => ({ href: productHref(p), label: p.menu_label }))}
+            links={companyLinks}
+            phone={site.phone}
+            phoneHref={telHref}
+            currentPath={path}
           />
         </div>
       </header>
@@ -48,7 +44,7 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
         {children}
       </main>
       <Footer />
-      <Island name="Toaster" component={Toaster} props={{}} />
+      {toaster && <Island name="Toaster" component={Toaster} props={{}} />}
     </>
   );
 }

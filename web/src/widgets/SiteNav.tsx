@@ -1,0 +1,136 @@
+// Header navigation: desktop dropdown menus and the mobile menu panel, plus a tap-to-call link on phones.
+// Plain HTML rendered at build time, not an island: the menus are <details> elements, so they open by click, Enter
+// or Space with or without JavaScript, and `name` keeps one open at a time where the browser supports it.
+// src/enhance/nav.ts adds what the platform lacks (Escape, outside clicks, closing on a link or when focus leaves,
+// hover on a mouse) without React, so a page whose only interactive part is this menu ships no React at all.
+import { Icon } from '../ui/Icon';
+
+export interface NavLink {
+  href: string;
+  label: string;
+}
+
+export interface SiteNavProps {
+  vehicles: NavLink[];
+  coverages: NavLink[];
+  links: NavLink[];
+  phone: string;
+  phoneHref: string;
+  currentPath: string;
+}
+
+export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentPath }: SiteNavProps) {
+  const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
+
+  // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
+  const dropdown = (label: string, items: NavLink[]) => (
+    <details className="nav-menu relative" name="site-menu" data-hover-menu="">
+      <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-2 font-medium text-ink hover:text-steel lg:px-3">
+        {label}
+        <Icon name="chevronDown" className="nav-chevron size-4 transition-transform" />
+      </summary>
+      <ul className="absolute left-0 top-full z-50 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+        {items.map((item) => (
+          <li key={item.href}>
+            <a
+              href={item.href}
+              aria-current={current(item.href)}
+              className="block rounded-lg px-3 py-2 text-ink hover:bg-mist aria-[current=page]:font-semibold aria-[current=page]:text-steel"
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+
+  const mobileGroup = (title: string, items: NavLink[]) => (
+    <div>
+      <p className="px-3 pb-1 pt-4 text-sm font-bold uppercase tracking-wide text-muted">{title}</p>
+      <ul>
+        {items.map((item) => (
+          <li key={item.href}>
+            <a
+              href={item.href}
+              aria-current={current(item.href)}
+              className="block rounded-lg px-3 py-2.5 text-lg text-ink hover:bg-mist aria-[current=page]:font-semibold"
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+
+  return (
+    <div data-site-nav="" className="ml-auto flex items-center">
+      <nav aria-label="Main" className="hidden items-center md:flex lg:gap-1">
+        {dropdown('Vehicle Types', vehicles)}
+        {dropdown('Coverage Types', coverages)}
+        {links.map((link) => (
+          <a
+            key={link.href}
+            href={link.href}
+            aria-current={current(link.href)}
+            className="rounded-md px-2 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-3"
+          >
+            {link.label}
+          </a>
+        ))}
+        {/* The phone is always in the header: the number from 1280 px, an icon with the number as its name below. */}
+        <a
+          href={phoneHref}
+          aria-label={`Call us at ${phone}`}
+          title={phone}
+          className="ml-1 flex size-10 items-center justify-center rounded-md text-navy hover:bg-mist xl:hidden"
+        >
+          <Icon name="phone" className="size-5" />
+        </a>
+        <a href={phoneHref} className="ml-2 hidden items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 font-semibold text-navy xl:flex">
+          <Icon name="phone" className="size-4" />
+          {phone}
+        </a>
+        <a href="/get-quote" className="ml-1 whitespace-nowrap rounded-lg bg-amber px-3 py-2 font-semibold text-ink shadow-sm hover:bg-amber-light lg:ml-2 lg:px-4">
+          Get Quote
+        </a>
+      </nav>
+
+      <div className="flex items-center gap-2 md:hidden">
+        <a
+          href={phoneHref}
+          className="flex size-11 items-center justify-center rounded-lg bg-navy text-white"
+          aria-label={`Call us at ${phone}`}
+        >
+          <Icon name="phone" />
+        </a>
+        {/* One of the two icons shows, by CSS on details[open] (styles.css), so the swap needs no script. */}
+        <details className="nav-menu" name="site-menu">
+          <summary className="flex h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-semibold text-ink">
+            <Icon name="menu" className="nav-icon-closed size-5" />
+            <Icon name="close" className="nav-icon-open size-5" />
+            Menu
+          </summary>
+          <nav
+            aria-label="Mobile"
+            className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto border-t border-slate-200 bg-white px-4 pb-10"
+          >
+            {mobileGroup('Vehicle Types', vehicles)}
+            {mobileGroup('Coverage Types', coverages)}
+            {mobileGroup('Company', links)}
+            <div className="mt-6 grid gap-3 px-3">
+              <a href="/get-quote" className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
+                Get Quote
+              </a>
+              <a href={phoneHref} className="flex items-center justify-center gap-2 rounded-lg border-2 border-navy px-4 py-3 text-lg font-semibold text-navy">
+                <Icon name="phone" />
+                Call {phone}
+              </a>
+            </div>
+          </nav>
+        </details>
+      </div>
+    </div>
+  );
+}
