@@ -73,7 +73,7 @@ function uniqueEmail(info: TestInfo, label: string): string {
 const HUMAN_FILL_MS = 1800;
 
 /**
- * Waits until React has hydrated this form. `hydrated()` sees `data-hydrated`, which client.tsx sets as soon as
+ * Waits until React has hydrated this form. `hydrated()` sees `data-hydrated`, which hydrate.tsx sets as soon as
  * hydrateRoot() returns; React hydrates a moment later (about 10-120 ms here), and only then is the form's submit
  * handler attached and the quote form's clock started.
  */
