@@ -46,6 +46,16 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
     }
 
 
+# The checker also reads each page's inlined stylesheet, with a CSS grammar older than three things Tailwind CSS 4
+# writes and browsers support: `@property` rules, custom properties in `transition-property`, and `margin-trim`.
+# Exactly those messages are set aside; any other CSS message, and every HTML message, is an error.
+NEWER_THAN_THE_CHECKER = "|".join([
+    r"CSS: Unrecognized at-rule “@property”.*",
+    r"CSS: “transition-property”: “--tw-[a-z-]+” is not a “transition-property” value.*",
+    r"CSS: “margin-trim”: Property “margin-trim” doesn't exist.*",
+])
+
+
 def main() -> int:
     site_dir, base, vnu = pathlib.Path(sys.argv[1]), sys.argv[2].rstrip("/"), sys.argv[3]
     with tempfile.TemporaryDirectory() as scratch:
@@ -66,7 +76,8 @@ def main() -> int:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(body)
         files = sorted(str(p) for p in root.rglob("*.html"))
-        result = subprocess.run(["java", "-jar", vnu, "--errors-only", "--format", "gnu", *files],
+        result = subprocess.run(["java", "-jar", vnu, "--errors-only", "--format", "gnu",
+                                 "--filterpattern", NEWER_THAN_THE_CHECKER, *files],
                                 capture_output=True, text=True)
         report = (result.stdout + result.stderr).replace(scratch + "/", "")
         if result.returncode != 0 or report.strip():
