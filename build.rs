@@ -453,9 +453,7 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
     let mut site: Option<Site> = read_toml(&dir.join("site.toml"), &mut problems);
     if let Some(site) = &mut site {
         check_site(site, &dir.join("site.toml"), &mut problems);
-        if site.claims.is_none() {
-            check_no_round_the_clock_promise(dir, &mut problems);
-        }
+        check_round_the_clock_promises(dir, site.claims.is_some(), &mut problems);
     }
 
     let home: Option<Home> = read_toml(&dir.join("home.toml"), &mut problems);
@@ -499,11 +497,16 @@ fn load_content(dir: &Path) -> Result<Content, Vec<String>> {
             || "field `consent_text`: the full consent wording is required".into(),
         );
         // The privacy policy quotes it through `{consent_text}`, into HTML as well as text.
-        problems.check(
-            !forms.consent_text.contains(['<', '>', '&', '{']),
-            &dir.join("forms.toml"),
-            || "field `consent_text`: write it without < > & or {".into(),
-        );
+        for (field, value) in [
+            ("consent_text", &forms.consent_text),
+            ("consent_version", &forms.consent_version),
+        ] {
+            problems.check(
+                !value.contains(['<', '>', '&', '{']),
+                &dir.join("forms.toml"),
+                || format!("field `{field}`: write it without < > & or {{"),
+            );
+        }
         let values: HashSet<&str> = forms
             .insurance_types
             .iter()
@@ -597,11 +600,15 @@ fn check_site(site: &mut Site, file: &Path, problems: &mut Problems) {
         "[[licenses]]: name at least one state the agency is licensed in (structured data's areaServed)".into()
     });
     if let Some(claims) = &site.claims {
+        // Both go into text and HTML alike through `{claims}` (see `expand_placeholders`).
         problems.check(
             !claims.name.trim().is_empty() && !claims.name.contains(['<', '>', '&', '{']),
             file,
             || "[claims] field `name`: give the line's name, without < > & or {".into(),
         );
+        problems.check(!claims.phone.contains(['<', '>', '&', '{']), file, || {
+            "[claims] field `phone`: write it as people dial it, e.g. (555) 010-0199".into()
+        });
         problems.check(is_e164(&claims.phone_e164), file, || {
             "[claims] field `phone_e164`: must look like +15550100142".into()
         });
@@ -714,18 +721,11 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
-/// Without a `[claims]` line in site.toml nobody answers claims around the clock, so no page may say so.
-fn check_no_round_the_clock_promise(dir: &Path, problems: &mut Problems) {
-    let mut files = Vec::new();
-    for folder in [
-        dir.to_path_buf(),
-        dir.join("pages"),
-        dir.join("products"),
-        dir.join("blog"),
-    ] {
-        files.extend(list_files(&folder, "toml", problems));
-        files.extend(list_files(&folder, "md", problems));
-    }
+/// Copy about claims may promise help around the clock only with the line that gives it: `{claims}` says the
+/// `[claims]` line of site.toml, and without one nobody answers claims around the clock, so no page may say so.
+fn check_round_the_clock_promises(dir: &Path, has_claims_line: bool, problems: &mut Problems) {
+    let mut files = list_files(dir, "toml", problems);
+    files.extend(list_files(dir, "md", problems));
     // The folder's README describes the content; it is not on the site.
     for file in files.into_iter().filter(|f| !f.ends_with("README.md")) {
         let Some(text) = read_text(&file, problems) else {
@@ -733,19 +733,35 @@ fn check_no_round_the_clock_promise(dir: &Path, problems: &mut Problems) {
         };
         let is_toml = file.extension().is_some_and(|e| e == "toml");
         for (number, line) in text.lines().enumerate() {
-            if is_toml && line.trim_start().starts_with('#') {
+            let lower = line.to_lowercase();
+            let promises = lower.contains("claim")
+                && [
+                    "24/7",
+                    "24x7",
+                    "around the clock",
+                    "round-the-clock",
+                    "24 hours a day",
+                    "at any hour",
+                ]
+                .iter()
+                .any(|promise| lower.contains(promise));
+            if !promises || (is_toml && line.trim_start().starts_with('#')) {
                 continue;
             }
-            let lower = line.to_lowercase();
-            if ["24/7", "around the clock", "24 hours a day", "at any hour"]
-                .iter()
-                .any(|promise| lower.contains(promise))
-            {
+            if !has_claims_line {
                 problems.add(
                     &file,
                     format!(
                         "line {}: promises claims help around the clock, but site.toml has no [claims] line; \
                          say `{{claims}}` instead (it tells how claims are reported after hours)",
+                        number + 1
+                    ),
+                );
+            } else if !line.contains("{claims}") {
+                problems.add(
+                    &file,
+                    format!(
+                        "line {}: promises claims help around the clock; name the line that gives it with `{{claims}}`",
                         number + 1
                     ),
                 );

@@ -422,3 +422,22 @@ fn structured_data_serves_the_licensed_states_only() {
         assert!(!html.contains(r#""areaServed":"US""#), "{path}");
     }
 }
+
+/// The build refuses an offer date less than 60 days ahead; this catches a binary rebuilt from an old build's
+/// output (cargo reruns the build script only when content or the web app changes, not when the calendar does).
+#[test]
+fn the_offer_in_structured_data_stays_valid_for_60_days() {
+    let site = content_toml("site.toml");
+    let valid_until = site["offer_valid_until"].as_datetime().unwrap().to_string();
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let valid_until = time::Date::parse(&valid_until, format).unwrap();
+    let today = time::OffsetDateTime::now_utc().date();
+    let days_left = (valid_until - today).whole_days();
+    assert!(
+        days_left >= 60,
+        "content/site.toml offer_valid_until {valid_until} is {days_left} days away"
+    );
+    let client = common::client();
+    let html = page(&client, "/products/dump-truck-insurance");
+    assert!(html.contains(&format!(r#""priceValidUntil":"{valid_until}""#)));
+}

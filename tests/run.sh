@@ -66,7 +66,7 @@ cp target/release/truckins "$portable/"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 (cd "$portable" && exec ./truckins serve --port "$port" >"$portable/log" 2>&1) &
 server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$portable"' EXIT
 python3 - "$port" <<'PY'
 import sys, time, urllib.request
 base = f"http://127.0.0.1:{sys.argv[1]}"
@@ -82,7 +82,7 @@ for path in ["/", "/blog", "/products/dump-truck-insurance", "/sitemap.xml"]:
 print("served /, /blog, a product page and the sitemap from the copied binary alone")
 PY
 
-step "Valid HTML: every prerendered page and the no-JavaScript form answers, with the Nu Html Checker"
+step "Valid HTML: every prerendered page and the no-JavaScript form answers, with the Nu Html Checker ($(java -version 2>&1 | head -1))"
 python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_modules/vnu-jar/build/dist/vnu.jar
 kill "$server"; wait "$server" 2>/dev/null || true
 rm -rf "$portable"

@@ -46,6 +46,17 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
     }
 
 
+# What each answer must be, so the check cannot drift onto some other page: its status and words only it has.
+EXPECTED_ANSWERS = {
+    "answers/quote-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/quote-typed-letters.html": (422, "Please correct the fields marked below."),
+    "answers/contact-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/quote-unreadable.html": (400, "Your browser sent something we could not read."),
+    "answers/not-found.html": (404, "Page Not Found"),
+    "answers/blog-not-found.html": (404, "Blog Post Not Found"),
+}
+
+
 # The checker also reads each page's inlined stylesheet, with a CSS grammar older than three things Tailwind CSS 4
 # writes and browsers support: `@property` rules, custom properties in `transition-property`, and `margin-trim`.
 # Exactly those messages are set aside; any other CSS message, and every HTML message, is an error.
@@ -70,8 +81,10 @@ def main() -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(file, target)
         for name, (status, body) in answer_pages(base).items():
-            if status >= 500 or "<!doctype html>" not in body.lower():
-                print(f"{name}: expected an HTML page, got {status}: {body[:200]!r}", file=sys.stderr)
+            expected_status, words = EXPECTED_ANSWERS[name]
+            if status != expected_status or words not in body or "<!doctype html>" not in body.lower():
+                print(f"{name}: expected a {expected_status} page saying {words!r}, got {status}: {body[:200]!r}",
+                      file=sys.stderr)
                 return 1
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(body)

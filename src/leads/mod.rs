@@ -594,8 +594,6 @@ fn parse_form(text: &str) -> RawFields {
     )
 }
 
-/// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
-/// and the message on top. Everything inserted is HTML-escaped.
 /// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
 fn is_html_number(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
@@ -605,6 +603,8 @@ fn is_html_number(text: &str) -> bool {
         .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
+/// and the message on top. Everything inserted is HTML-escaped.
 fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
     let Some(template) = SiteFiles::get(form.template()) else {
         return format!(
@@ -661,7 +661,8 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                 .map(|typed| match name {
                     // A number input can only hold a number: letters there are invalid HTML, and a browser
                     // would show the field empty anyway (the error beside it says what is expected).
-                    "vehicle_count" if !is_html_number(typed) => "",
+                    "vehicle_count" if is_html_number(typed.trim()) => typed.trim(),
+                    "vehicle_count" => "",
                     _ => typed,
                 })
         } else if let Some(name) = marker.strip_prefix("ERROR_") {

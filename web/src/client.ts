@@ -4,7 +4,7 @@
 // island containers ([data-island]: forms, the blog explorer, the hero's canvas) loads React (hydrate.tsx) and the
 // islands' chunks, all at once, after the page's first paint.
 import { enhanceNav } from './enhance/nav';
-import { captureAttribution } from './islands/formSupport';
+import { captureAttribution } from './enhance/attribution';
 import { islands, type IslandName } from './islands/registry';
 
 captureAttribution();
@@ -15,20 +15,25 @@ if (nav) enhanceNav(nav);
 /**
  * Runs `task` once the page has painted its first content. React and the islands are most of a page's bytes: fetched
  * earlier, on a slow connection they would share the bandwidth with the HTML still arriving and delay what the
- * visitor sees first. Until then the islands' prerendered HTML works (forms post without script).
+ * visitor sees first. Until then the islands' prerendered HTML works (forms post without script). The page's `load`
+ * event also starts it, whichever comes first, so the forms never wait on a paint entry a browser does not report.
  */
 function afterFirstPaint(task: () => void): void {
-  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
-    if (document.readyState === 'complete') task();
-    else window.addEventListener('load', task, { once: true });
-    return;
-  }
-  const observer = new PerformanceObserver((list) => {
-    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
-    observer.disconnect();
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    observer?.disconnect();
     task();
-  });
-  observer.observe({ type: 'paint', buffered: true });
+  };
+  const observer = PerformanceObserver.supportedEntryTypes?.includes('paint')
+    ? new PerformanceObserver((list) => {
+        if (list.getEntriesByName('first-contentful-paint').length > 0) start();
+      })
+    : null;
+  observer?.observe({ type: 'paint', buffered: true });
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
 }
 
 const containers = Array.from(document.querySelectorAll<HTMLElement>('[data-island]'));

@@ -1,7 +1,8 @@
 // The header menus' behaviour beyond what <details> does by itself (they open and close by click, Enter and Space
 // with JavaScript off). Plain DOM code, no React: every page has these menus, and most pages have nothing else that
 // needs script, so this must cost a few hundred bytes, not a UI library.
-//   - Escape closes the open menu and puts focus back on its summary.
+//   - Escape closes the open menu, wherever focus is (a menu opened by hovering must be dismissible too, WCAG
+//     1.4.13), and puts focus back on its summary when focus was inside it.
 //   - Choosing a link closes the menu (a same-page link, or a page restored from the back/forward cache, would
 //     otherwise show it still open).
 //   - Focus leaving a menu closes it: tabbing out of the full-screen mobile panel would move focus behind it.
@@ -23,13 +24,6 @@ export function enhanceNav(root: HTMLElement): void {
     menu.addEventListener('toggle', () => {
       if (!menu.open) return;
       for (const other of menus) if (other !== menu) close(other);
-    });
-
-    menu.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape' || !menu.open) return;
-      event.preventDefault();
-      close(menu);
-      summary?.focus();
     });
 
     menu.addEventListener('click', (event) => {
@@ -59,6 +53,17 @@ export function enhanceNav(root: HTMLElement): void {
       });
     }
   }
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    for (const menu of menus) {
+      if (!menu.open) continue;
+      event.preventDefault();
+      const focusWasInside = menu.contains(document.activeElement);
+      close(menu);
+      if (focusWasInside) menu.querySelector('summary')?.focus();
+    }
+  });
 
   document.addEventListener('click', (event) => {
     for (const menu of menus) if (menu.open && !menu.contains(event.target as Node)) close(menu);

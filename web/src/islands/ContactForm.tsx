@@ -43,7 +43,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
       setErrors(result.errors);
       focusFirstError(form, result.errors);
     } else if (result.kind === 'rate-limited') {
-      showToast({ title: 'Too Many Attempts', description: 'Please wait 10 minutes before submitting another message.', variant: 'destructive' });
+      showToast({ title: 'Too Many Attempts', description: result.message || 'Please wait 10 minutes before submitting another message.', variant: 'destructive' });
     } else {
       showToast({ title: 'Submission Error', description: "We're experiencing technical difficulties. Please try again later.", variant: 'destructive' });
     }

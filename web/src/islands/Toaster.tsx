@@ -3,7 +3,7 @@
 // seconds or until dismissed, announced politely, or assertively for errors.
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../ui/Icon';
-import { TOAST_EVENT, type ToastMessage } from './toast';
+import { TOAST_EVENT, toasterListening, type ToastMessage } from './toast';
 
 const SHOWN_MS = { default: 6000, success: 6000, destructive: 9000 } as const;
 
@@ -17,6 +17,8 @@ export default function Toaster() {
       setCurrent({ ...message, id: nextId.current++ });
     };
     window.addEventListener(TOAST_EVENT, receive);
+    const sentBeforeNow = toasterListening();
+    if (sentBeforeNow) setCurrent({ ...sentBeforeNow, id: nextId.current++ });
     return () => window.removeEventListener(TOAST_EVENT, receive);
   }, []);
 

@@ -16,8 +16,8 @@ import { postCard } from './postCards';
 const heroBadges: { label: string; icon: IconName }[] = [
   { label: 'Specialized Coverage', icon: 'shieldCheck' },
   { label: 'Competitive Rates', icon: 'dollar' },
-  // The spec's '24/7 Support' only where a claims line answers around the clock (content/site.toml `[claims]`).
-  { label: site.claims ? '24/7 Claims Line' : 'Claims Help', icon: 'headset' },
+  // The spec's '24/7 Support' only with the line that answers around the clock (content/site.toml `[claims]`).
+  { label: site.claims ? `24/7 Claims ${site.claims.phone}` : 'Claims Help', icon: 'headset' },
 ];
 const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];
 
