@@ -31,9 +31,10 @@ pub fn rocket_with(figment: Figment) -> Rocket<Build> {
         .attach(security::SecurityHeaders {
             hsts: settings.hsts,
         })
-        .attach(ops::RequestLog {
-            format: settings.log_format,
-        })
+        .attach(ops::RequestLog::new(
+            settings.log_format,
+            ops::LogWriter::stdout(),
+        ))
         .attach(leads::stage())
         .attach(ops::stage())
         .attach(site::stage())
