@@ -28,9 +28,7 @@ pub fn rocket_with(figment: Figment) -> Rocket<Build> {
     rocket::custom(figment)
         // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
         .attach(Shield::new())
-        .attach(security::SecurityHeaders {
-            hsts: settings.hsts,
-        })
+        .attach(security::SecurityHeaders::new(settings.hsts))
         .attach(ops::RequestLog::new(
             settings.log_format,
             ops::LogWriter::stdout(),
