@@ -115,9 +115,15 @@ impl LogWriter {
 
     /// Queues one complete line (with its newline).
     pub fn append(&self, line: &[u8]) {
+        self.append_with(|pending| pending.extend_from_slice(line));
+    }
+
+    /// Queues what `write` appends to the queue, which must be whole lines: a line is formatted in place, with
+    /// no buffer of its own per request.
+    pub fn append_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
         let full = {
             let mut pending = lock(&self.pending);
-            pending.extend_from_slice(line);
+            write(&mut pending);
             pending.len() >= FLUSH_BYTES
         };
         if full {
@@ -183,17 +189,21 @@ impl Fairing for RequestLog {
         let method = request.method();
         let path = request.uri().path();
         let status = response.status().code;
-        let time = crate::leads::store::now();
-        let mut line = match self.format {
-            LogFormat::Text => format!("{time} {method} {path} {status} {milliseconds:.1}ms"),
+        match self.format {
+            LogFormat::Text => self.writer.append_with(|line| {
+                crate::leads::store::write_now(line);
+                let _ = writeln!(line, " {method} {path} {status} {milliseconds:.1}ms");
+            }),
             LogFormat::Json => {
-                json!({ "time": time, "method": method.as_str(), "path": path.as_str(),
-                "status": status, "duration_ms": (milliseconds * 10.0).round() / 10.0 })
-                .to_string()
+                let object = json!({ "time": crate::leads::store::now(), "method": method.as_str(),
+                    "path": path.as_str(), "status": status,
+                    "duration_ms": (milliseconds * 10.0).round() / 10.0 });
+                self.writer.append_with(|line| {
+                    let _ = serde_json::to_writer(&mut *line, &object);
+                    line.push(b'\n');
+                });
             }
-        };
-        line.push('\n');
-        self.writer.append(line.as_bytes());
+        }
     }
 
     async fn on_shutdown(&self, _: &rocket::Rocket<rocket::Orbit>) {
