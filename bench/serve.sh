@@ -121,6 +121,14 @@ while IFS= read -r line; do
   esac
 done < <(curl -fsS -o /dev/null -D - -H "Accept-Encoding: $ENCODING" "http://127.0.0.1:$TRUCKINS_PORT/about")
 
+# nginx logs one line per request like truckins, by default written the way truckins writes its log: in batches of
+# at most 64 KiB, at least every 100 ms. NGINX_LOG=each writes every line at once (nginx's default), off none.
+case "${NGINX_LOG:-batched}" in
+  batched) access_log="access_log $WORK/nginx/access.log combined buffer=64k flush=100ms;" ;;
+  each) access_log="access_log $WORK/nginx/access.log combined;" ;;
+  off) access_log="access_log off;" ;;
+  *) die "NGINX_LOG must be batched, each or off" ;;
+esac
 NGINX_PORT="$(free_port)"
 mkdir -p "$WORK/nginx"
 user_line=""
@@ -138,7 +146,7 @@ http {
   default_type application/octet-stream;
   charset utf-8;
   charset_types text/css text/plain text/xml application/javascript application/json image/svg+xml;
-  access_log $WORK/nginx/access.log;
+  $access_log
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000000;
@@ -211,20 +219,33 @@ cpu_ticks() { # PIDS...: utime + stime, in clock ticks, summed (fields 14 and 15
 pids_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PID"; else nginx_pids; fi; }
 port_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PORT"; else echo "$NGINX_PORT"; fi; }
 
-run_wrk() { # SERVER SECONDS -> "requests duration_us p50_us p99_us errors cpu_ticks"
-  local before after result
+busy_ticks() { # every core's non-idle time so far, in clock ticks (the first line of /proc/stat)
+  awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# SERVER SECONDS -> "requests duration_us p50_us p99_us errors server_ticks other_ticks", where other_ticks is the
+# CPU that neither the server nor wrk used meanwhile: the rest of the machine, which should be near nothing.
+run_wrk() {
+  local before after busy_before busy_after result wrk_ticks
   before="$(cpu_ticks $(pids_of "$1"))"
+  busy_before="$(busy_ticks)"
   result="$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${2}s" -H "Accept-Encoding: $ENCODING" -s "$WORK/pages.lua" \
     "http://127.0.0.1:$(port_of "$1")" | awk '/^RESULT/ { print $2, $3, $4, $5, $6 }')"
+  busy_after="$(busy_ticks)"
   after="$(cpu_ticks $(pids_of "$1"))"
   [ -n "$result" ] || die "wrk gave no result for $1"
-  echo "$result $((after - before))"
+  # `times` gives the CPU of this subshell's finished children (wrk above, and the small tools), in seconds; run
+  # here, not in a pipe's subshell, which has no children yet.
+  times >"$WORK/times"
+  wrk_ticks="$(awk -v hz="$(getconf CLK_TCK)" 'NR == 2 { gsub(/[ms]/, " "); print int(($1 * 60 + $2 + $3 * 60 + $4) * hz) }' "$WORK/times")"
+  echo "$result $((after - before)) $((busy_after - busy_before - (after - before) - wrk_ticks))"
 }
 
 TICK_MS="$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000 / hz }')"
 say ""
 say "Load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $ROUNDS rounds of ${DURATION}s per server" \
-  "(+${WARMUP}s warm-up), $CONNECTIONS connections, $THREADS wrk threads, $WORKERS server workers"
+  "(+${WARMUP}s warm-up), $CONNECTIONS connections, $THREADS wrk threads, $WORKERS server workers," \
+  "nginx log ${NGINX_LOG:-batched}"
 # Every request wrk counted at truckins, warm-up included: its log must hold at least as many lines.
 counted=0
 for server in truckins nginx; do
@@ -239,7 +260,7 @@ for round in $(seq "$ROUNDS"); do
   order=(truckins nginx)
   [ $((round % 2)) = 0 ] && order=(nginx truckins)
   for server in "${order[@]}"; do
-    read -r n us p50 p99 errs cpu <<<"$(run_wrk "$server" "$DURATION")"
+    read -r n us p50 p99 errs cpu others <<<"$(run_wrk "$server" "$DURATION")"
     requests[$server]=$((requests[$server] + n))
     if [ "$server" = truckins ]; then counted=$((counted + n)); fi
     micros[$server]=$((micros[$server] + us))
@@ -248,8 +269,10 @@ for round in $(seq "$ROUNDS"); do
     p50s[$server]+="$p50 "
     p99s[$server]+="$p99 "
     awk -v r="$round" -v s="$server" -v n="$n" -v us="$us" -v p50="$p50" -v p99="$p99" -v cpu="$cpu" -v t="$TICK_MS" \
-      'BEGIN { printf "round %d  %-8s  %9.0f req/s  p50 %5.2f ms  p99 %5.2f ms  %6.1f CPU ms/1000 req\n",
-        r, s, n / (us / 1e6), p50 / 1000, p99 / 1000, cpu * t / n * 1000 }' >&2
+      -v o="$others" -v cores="$(nproc)" \
+      'BEGIN { printf "round %d  %-8s  %9.0f req/s  p50 %5.2f ms  p99 %5.2f ms  %6.1f CPU ms/1000 req" \
+        "  (other processes: %.0f%% of the machine)\n", r, s, n / (us / 1e6), p50 / 1000, p99 / 1000,
+        cpu * t / n * 1000, (o > 0 ? o : 0) * t / (us / 1e3) / cores * 100 }' >&2
   done
 done
 say "Load after: $(cut -d' ' -f1-3 /proc/loadavg)"
