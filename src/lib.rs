@@ -28,12 +28,11 @@ pub fn rocket_with(figment: Figment) -> Rocket<Build> {
     rocket::custom(figment)
         // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
         .attach(Shield::new())
-        .attach(security::SecurityHeaders {
-            hsts: settings.hsts,
-        })
-        .attach(ops::RequestLog {
-            format: settings.log_format,
-        })
+        .attach(security::SecurityHeaders::new(settings.hsts))
+        .attach(ops::RequestLog::new(
+            settings.log_format,
+            ops::LogWriter::stdout(),
+        ))
         .attach(leads::stage())
         .attach(ops::stage())
         .attach(site::stage())

@@ -10,6 +10,12 @@ use rocket::figment::Figment;
 use truckins::config;
 use truckins::leads::{export, store};
 
+// Serving a page allocates and frees many small buffers on one worker thread and frees some on another (Rocket hands
+// each request to a task of its own); mimalloc does that with less work and contention than glibc's allocator
+// (bench/RESULTS.md has the figures). Statically linked: the binary still runs on its own.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "truckins",

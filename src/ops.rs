@@ -1,9 +1,11 @@
 //! Running in production: `GET /healthz` (the process answers and the database does too) and a request log with
 //! method, path, status and duration for every request (text or JSON lines). The log never holds a lead's content:
-//! bodies and query strings are not written.
+//! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
+//! request, and every line is out by the time the server has stopped.
 
 use std::io::Write;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use rocket::fairing::{AdHoc, Fairing, Info, Kind};
 use rocket::http::Status;
@@ -53,9 +55,116 @@ pub fn stage() -> AdHoc {
     })
 }
 
-/// Writes one line per request to standard output.
+/// How long a request line may wait in memory before it is written: short enough that `journalctl -f` looks live.
+pub const FLUSH_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Waiting lines are written at once beyond this many bytes, so a burst never holds much memory.
+const FLUSH_BYTES: usize = 64 * 1024;
+
+/// Request log lines on their way out. A line is appended in memory under a short lock; a background thread
+/// writes what has gathered every [`FLUSH_INTERVAL`], a request that fills [`FLUSH_BYTES`] writes it at once, and
+/// whatever is left is written when the server shuts down and when the writer is dropped. Under load this is one
+/// `write` per batch where a line-buffered stdout made one per request (and serialised every worker on its lock).
+pub struct LogWriter {
+    pending: Mutex<Vec<u8>>,
+    out: Mutex<Output>,
+}
+
+struct Output {
+    writer: Box<dyn Write + Send>,
+    /// The buffer written last time, emptied, swapped in for `pending` so batches reuse two allocations.
+    spare: Vec<u8>,
+}
+
+/// A lock that a panic elsewhere did not make unusable: the log must keep going.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl LogWriter {
+    /// A log writing to `writer`, flushed by a thread of its own until the log is dropped.
+    pub fn new(writer: Box<dyn Write + Send>) -> Arc<LogWriter> {
+        let log = Arc::new(LogWriter {
+            pending: Mutex::new(Vec::with_capacity(FLUSH_BYTES)),
+            out: Mutex::new(Output {
+                writer,
+                spare: Vec::with_capacity(FLUSH_BYTES),
+            }),
+        });
+        // The thread holds the log weakly, so it ends with the log; a log without it (no thread could be started)
+        // is still written, when full and at shutdown.
+        let weak = Arc::downgrade(&log);
+        let _ = std::thread::Builder::new()
+            .name("request-log".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(FLUSH_INTERVAL);
+                    match weak.upgrade() {
+                        Some(log) => log.flush(),
+                        None => break,
+                    }
+                }
+            });
+        log
+    }
+
+    /// A log on standard output (journald's, under systemd).
+    pub fn stdout() -> Arc<LogWriter> {
+        LogWriter::new(Box::new(std::io::stdout()))
+    }
+
+    /// Queues one complete line (with its newline).
+    pub fn append(&self, line: &[u8]) {
+        self.append_with(|pending| pending.extend_from_slice(line));
+    }
+
+    /// Queues what `write` appends to the queue, which must be whole lines: a line is formatted in place, with
+    /// no buffer of its own per request.
+    pub fn append_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
+        let full = {
+            let mut pending = lock(&self.pending);
+            write(&mut pending);
+            pending.len() >= FLUSH_BYTES
+        };
+        if full {
+            self.flush();
+        }
+    }
+
+    /// Writes every queued line, in the order queued.
+    pub fn flush(&self) {
+        // The output is locked before the queue is taken, so two flushes cannot overtake one another's lines.
+        let mut out = lock(&self.out);
+        let out = &mut *out;
+        std::mem::swap(&mut *lock(&self.pending), &mut out.spare);
+        if out.spare.is_empty() {
+            return;
+        }
+        // A log nobody reads any more (stdout closed) must not take the server down with it, as println! would.
+        let _ = out
+            .writer
+            .write_all(&out.spare)
+            .and_then(|()| out.writer.flush());
+        out.spare.clear();
+    }
+}
+
+impl Drop for LogWriter {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// Logs one line per request: time, method, path (never the query), status and duration.
 pub struct RequestLog {
-    pub format: LogFormat,
+    format: LogFormat,
+    writer: Arc<LogWriter>,
+}
+
+impl RequestLog {
+    pub fn new(format: LogFormat, writer: Arc<LogWriter>) -> RequestLog {
+        RequestLog { format, writer }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -66,7 +175,7 @@ impl Fairing for RequestLog {
     fn info(&self) -> Info {
         Info {
             name: "Request log",
-            kind: Kind::Request | Kind::Response,
+            kind: Kind::Request | Kind::Response | Kind::Shutdown,
         }
     }
 
@@ -80,16 +189,129 @@ impl Fairing for RequestLog {
         let method = request.method();
         let path = request.uri().path();
         let status = response.status().code;
-        let time = crate::leads::store::now();
-        let line = match self.format {
-            LogFormat::Text => format!("{time} {method} {path} {status} {milliseconds:.1}ms"),
+        match self.format {
+            LogFormat::Text => self.writer.append_with(|line| {
+                crate::leads::store::write_now(line);
+                let _ = writeln!(line, " {method} {path} {status} {milliseconds:.1}ms");
+            }),
             LogFormat::Json => {
-                json!({ "time": time, "method": method.as_str(), "path": path.as_str(),
-                "status": status, "duration_ms": (milliseconds * 10.0).round() / 10.0 })
-                .to_string()
+                let object = json!({ "time": crate::leads::store::now(), "method": method.as_str(),
+                    "path": path.as_str(), "status": status,
+                    "duration_ms": (milliseconds * 10.0).round() / 10.0 });
+                self.writer.append_with(|line| {
+                    let _ = serde_json::to_writer(&mut *line, &object);
+                    line.push(b'\n');
+                });
             }
-        };
-        // A log nobody reads any more (stdout closed) must not take the request down with it, as println! would.
-        let _ = writeln!(std::io::stdout().lock(), "{line}");
+        }
+    }
+
+    async fn on_shutdown(&self, _: &rocket::Rocket<rocket::Orbit>) {
+        // Requests still in flight are logged afterwards, by the thread and when the log is dropped.
+        self.writer.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose bytes the test can read, counting the writes it received.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<(Vec<u8>, usize)>>);
+
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let mut inner = lock(&self.0);
+            inner.0.extend_from_slice(bytes);
+            inner.1 += 1;
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Captured {
+        fn text(&self) -> String {
+            String::from_utf8(lock(&self.0).0.clone()).unwrap()
+        }
+
+        fn writes(&self) -> usize {
+            lock(&self.0).1
+        }
+    }
+
+    #[test]
+    fn every_line_is_written_once_and_in_order_when_the_log_is_dropped() {
+        let captured = Captured::default();
+        let log = LogWriter::new(Box::new(captured.clone()));
+        let threads: Vec<_> = (0..4)
+            .map(|thread| {
+                let log = Arc::clone(&log);
+                std::thread::spawn(move || {
+                    for n in 0..5_000 {
+                        log.append(format!("thread {thread} line {n}\n").as_bytes());
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        drop(log);
+        let text = captured.text();
+        assert_eq!(text.lines().count(), 20_000);
+        for thread in 0..4 {
+            let numbers: Vec<usize> = text
+                .lines()
+                .filter_map(|line| line.strip_prefix(&format!("thread {thread} line ")))
+                .map(|n| n.parse().unwrap())
+                .collect();
+            assert_eq!(numbers, (0..5_000).collect::<Vec<_>>(), "thread {thread}");
+        }
+        assert!(
+            captured.writes() < 200,
+            "written in batches, not line by line: {} writes",
+            captured.writes()
+        );
+    }
+
+    #[test]
+    fn lines_are_written_within_the_interval_without_a_flush() {
+        let captured = Captured::default();
+        let log = LogWriter::new(Box::new(captured.clone()));
+        log.append(b"GET / 200 0.1ms\n");
+        let deadline = Instant::now() + FLUSH_INTERVAL * 50;
+        while captured.text().is_empty() {
+            assert!(Instant::now() < deadline, "the line was never written");
+            std::thread::sleep(FLUSH_INTERVAL / 10);
+        }
+        assert_eq!(captured.text(), "GET / 200 0.1ms\n");
+        drop(log);
+        assert_eq!(
+            captured.text(),
+            "GET / 200 0.1ms\n",
+            "nothing written twice"
+        );
+    }
+
+    #[test]
+    fn a_closed_output_is_no_failure() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+        }
+        let log = LogWriter::new(Box::new(Closed));
+        for _ in 0..10_000 {
+            log.append(b"GET / 200 0.1ms\n");
+        }
+        log.flush();
     }
 }

@@ -7,14 +7,18 @@
 //! Unknown paths answer 404 with the not-found page (the blog's own for `/blog/<slug>`), never a soft 404.
 //! When the server is configured with another public address than the one the site was built with, the pages that
 //! name it (canonical links, structured data, sitemap) are rewritten once at start into an [`Overlay`].
+//! Everything a response needs from a file (its variants, tags, type and caching) is worked out once, on first use,
+//! into an index ([`Prepared`]), so serving a page formats, parses and allocates nothing of its own.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{Cursor, Write};
+use std::sync::LazyLock;
 
 use rocket::State;
 use rocket::fairing::AdHoc;
 use rocket::http::uri::Origin;
-use rocket::http::{ContentType, Header, Status};
+use rocket::http::{ContentType, Status};
 use rocket::request::{FromRequest, Outcome, Request};
 use rocket::response::{self, Responder, Response};
 use rust_embed::RustEmbed;
@@ -32,10 +36,10 @@ pub struct Overlay {
     files: HashMap<String, Rewritten>,
 }
 
+/// A rewritten page's two representations, ready to send.
 struct Rewritten {
-    plain: &'static [u8],
-    gzip: &'static [u8],
-    etag: String,
+    plain: Variant,
+    gzip: Variant,
 }
 
 impl Overlay {
@@ -64,18 +68,43 @@ impl Overlay {
                 .and_then(|()| encoder.finish())
                 .unwrap_or_default();
             let etag = format!("\"o{:016x}\"", fnv1a(&plain));
-            let leak = |bytes: Vec<u8>| -> &'static [u8] { Box::leak(bytes.into_boxed_slice()) };
+            let gzip_etag = format!("{}-gz\"", etag.trim_end_matches('"'));
+            let content_type = match name.rsplit('.').next() {
+                Some("xml") => ContentType::XML,
+                Some("json") => ContentType::JSON,
+                Some("txt") => ContentType::Plain,
+                _ => ContentType::HTML,
+            };
+            // Made once per start and kept for the life of the process, like the embedded files.
+            let content_type = leak_str(content_type_header(content_type));
             files.insert(
                 name.to_string(),
                 Rewritten {
-                    plain: leak(plain),
-                    gzip: leak(gzip),
-                    etag,
+                    plain: Variant {
+                        encoding: None,
+                        etag: leak_str(etag),
+                        content_type,
+                        body: leak_bytes(plain),
+                    },
+                    gzip: Variant {
+                        encoding: Some("gzip"),
+                        etag: leak_str(gzip_etag),
+                        content_type,
+                        body: leak_bytes(gzip),
+                    },
                 },
             );
         }
         Overlay { files }
     }
+}
+
+fn leak_bytes(bytes: Vec<u8>) -> &'static [u8] {
+    Box::leak(bytes.into_boxed_slice())
+}
+
+fn leak_str(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
 }
 
 /// A 64-bit FNV-1a hash: enough to tell versions of a page apart in an ETag.
@@ -84,6 +113,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+/// The largest piece a response body is handed to hyper in (every page fits in one).
+const MAX_CHUNK_BYTES: usize = 256 * 1024;
 
 /// Longest request path served; longer ones answer 414 (no page has a path near this).
 const MAX_PATH_BYTES: usize = 2048;
@@ -118,7 +150,7 @@ impl ErrorPage {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Resolution {
     /// An embedded file, by its name in the site.
-    File(String),
+    File(&'static str),
     /// A permanent redirect to this path (and the original query).
     Redirect(String),
     Error(Status, ErrorPage),
@@ -148,7 +180,7 @@ pub fn resolve(raw_path: &str) -> Resolution {
         return not_found(&decoded);
     };
     if inner.is_empty() {
-        return Resolution::File("index.html".into());
+        return Resolution::File("index.html");
     }
 
     let trimmed = inner.trim_end_matches('/');
@@ -176,20 +208,22 @@ pub fn resolve(raw_path: &str) -> Resolution {
     if let Some((_, to)) = MOVED.iter().find(|(from, _)| *from == decoded) {
         return Resolution::Redirect((*to).to_string());
     }
-    // Precompressed variants are chosen by the server, never asked for by name.
-    let is_variant = trimmed.ends_with(".br") || trimmed.ends_with(".gz");
-    if !is_variant && SiteFiles::get(trimmed).is_some() {
-        return Resolution::File(trimmed.to_string());
+    // Precompressed variants are chosen by the server, never asked for by name: the index has none under its own.
+    if let Some((name, _)) = PREPARED.files.get_key_value(trimmed) {
+        return Resolution::File(name);
     }
-    let index = format!("{trimmed}/index.html");
-    if SiteFiles::get(&index).is_some() {
+    if let Some(index) = PREPARED.indexes.get(trimmed) {
         return Resolution::File(index);
     }
     not_found(&decoded)
 }
 
 /// Strict percent-decoding: `None` for a malformed escape or bytes that are not UTF-8.
-fn percent_decode(raw: &str) -> Option<String> {
+fn percent_decode(raw: &str) -> Option<Cow<'_, str>> {
+    // Nearly every path has nothing to decode: no copy then.
+    if !raw.contains('%') {
+        return Some(Cow::Borrowed(raw));
+    }
     let bytes = raw.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -204,50 +238,47 @@ fn percent_decode(raw: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).ok().map(Cow::Owned)
 }
 
 /// The request headers that shape a file response.
-pub struct Negotiation {
+pub struct Negotiation<'r> {
     brotli: bool,
     gzip: bool,
-    if_none_match: Option<String>,
+    if_none_match: Option<&'r str>,
 }
 
-impl Negotiation {
-    pub fn from_headers(request: &Request<'_>) -> Self {
-        let accepted: Vec<(String, f32)> = request
+impl<'r> Negotiation<'r> {
+    pub fn from_headers(request: &'r Request<'_>) -> Self {
+        // An encoding is accepted when it (or `*`) is listed with a quality above zero.
+        let (mut brotli, mut gzip, mut any) = (false, false, false);
+        for item in request
             .headers()
             .get("Accept-Encoding")
             .flat_map(|value| value.split(','))
-            .map(|item| {
-                let mut parts = item.split(';');
-                let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-                let quality = parts
-                    .find_map(|p| p.trim().strip_prefix("q="))
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    .unwrap_or(1.0);
-                (name, quality)
-            })
-            .collect();
-        let accepts = |name: &str| {
-            accepted
-                .iter()
-                .any(|(n, q)| (n == name || n == "*") && *q > 0.0)
-        };
+        {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let quality = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if quality > 0.0 {
+                brotli |= name.eq_ignore_ascii_case("br");
+                gzip |= name.eq_ignore_ascii_case("gzip");
+                any |= name == "*";
+            }
+        }
         Negotiation {
-            brotli: accepts("br"),
-            gzip: accepts("gzip"),
-            if_none_match: request
-                .headers()
-                .get_one("If-None-Match")
-                .map(str::to_string),
+            brotli: brotli || any,
+            gzip: gzip || any,
+            if_none_match: request.headers().get_one("If-None-Match"),
         }
     }
 }
 
 #[rocket::async_trait]
-impl<'r> FromRequest<'r> for Negotiation {
+impl<'r> FromRequest<'r> for Negotiation<'r> {
     type Error = std::convert::Infallible;
 
     async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
@@ -255,20 +286,99 @@ impl<'r> FromRequest<'r> for Negotiation {
     }
 }
 
-/// One representation of a file: its encoding, tag, type and bytes.
+/// One representation of a file, ready to send: its encoding, tag, `Content-Type` header and bytes.
+#[derive(Clone, Copy)]
 struct Variant {
     encoding: Option<&'static str>,
-    etag: String,
-    content_type: ContentType,
+    etag: &'static str,
+    content_type: &'static str,
     body: &'static [u8],
 }
 
-/// A response made from an embedded file.
+/// An embedded file with its precompressed variants and caching, as [`PREPARED`] holds it.
+struct PreparedFile {
+    identity: Variant,
+    brotli: Option<Variant>,
+    gzip: Option<Variant>,
+    cache_control: &'static str,
+}
+
+/// Every embedded file by its name (the `.br`/`.gz` variants beside the file they belong to, not under their own).
+pub struct Prepared {
+    files: HashMap<&'static str, PreparedFile>,
+    /// `x/index.html` by `x`, the path that serves it (`about` for `about/index.html`).
+    indexes: HashMap<&'static str, &'static str>,
+}
+
+/// Built on first use from the embedded files, which never change while the process runs.
+static PREPARED: LazyLock<Prepared> = LazyLock::new(Prepared::new);
+
+impl Prepared {
+    fn new() -> Prepared {
+        let variant = |name: &str, encoding: Option<&'static str>, content_type: &'static str| {
+            let file = SiteFiles::get(name)?;
+            let hash = file.metadata.sha256_hash();
+            let hex: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
+            let body = match file.data {
+                Cow::Borrowed(bytes) => bytes,
+                // Only in builds that read files from disk.
+                Cow::Owned(bytes) => leak_bytes(bytes),
+            };
+            Some(Variant {
+                encoding,
+                etag: leak_str(format!("\"{hex}\"")),
+                content_type,
+                body,
+            })
+        };
+        let mut files = HashMap::new();
+        let mut indexes = HashMap::new();
+        for name in SiteFiles::iter() {
+            // Precompressed variants are chosen by the server, never asked for by name.
+            if name.ends_with(".br") || name.ends_with(".gz") {
+                continue;
+            }
+            let name: &'static str = match name {
+                Cow::Borrowed(name) => name,
+                Cow::Owned(name) => leak_str(name),
+            };
+            let Some(original) = SiteFiles::get(name) else {
+                continue;
+            };
+            let content_type = leak_str(content_type_header(content_type_for(
+                name,
+                original.metadata.mimetype(),
+            )));
+            let Some(identity) = variant(name, None, content_type) else {
+                continue;
+            };
+            files.insert(
+                name,
+                PreparedFile {
+                    identity,
+                    brotli: variant(&format!("{name}.br"), Some("br"), content_type),
+                    gzip: variant(&format!("{name}.gz"), Some("gzip"), content_type),
+                    cache_control: cache_control_for(name),
+                },
+            );
+            if let Some(directory) = name.strip_suffix("/index.html") {
+                indexes.insert(directory, name);
+            }
+        }
+        Prepared { files, indexes }
+    }
+}
+
+/// A response made from an embedded file. Every header value is made at start, none per request.
 pub struct SiteResponse {
     status: Status,
     body: Option<&'static [u8]>,
-    headers: Vec<Header<'static>>,
-    content_type: Option<ContentType>,
+    content_type: Option<&'static str>,
+    /// `Vary: Accept-Encoding` goes with it: a file's response depends on the encodings accepted.
+    cache_control: Option<&'static str>,
+    content_encoding: Option<&'static str>,
+    etag: Option<&'static str>,
+    location: Option<String>,
 }
 
 impl SiteResponse {
@@ -276,134 +386,72 @@ impl SiteResponse {
     fn file(
         name: &str,
         status: Status,
-        negotiation: &Negotiation,
+        negotiation: &Negotiation<'_>,
         revalidate: bool,
         overlay: &Overlay,
     ) -> SiteResponse {
         if let Some(rewritten) = overlay.files.get(name) {
-            return SiteResponse::rewritten(name, rewritten, status, negotiation, revalidate);
+            let variant = if negotiation.gzip {
+                rewritten.gzip
+            } else {
+                rewritten.plain
+            };
+            let cache_control = cache_control_for(name);
+            return SiteResponse::finish(status, negotiation, revalidate, cache_control, variant);
         }
-        let Some(original) = SiteFiles::get(name) else {
+        let Some(file) = PREPARED.files.get(name) else {
             // Only reachable if the build left out a page it promised (tests check every error page exists).
             return SiteResponse::plain(Status::InternalServerError, "Internal Server Error");
         };
-        let compressed = [("br", negotiation.brotli), ("gzip", negotiation.gzip)]
-            .into_iter()
-            .filter(|(_, accepted)| *accepted)
-            .find_map(|(encoding, _)| {
-                let suffix = if encoding == "br" { "br" } else { "gz" };
-                SiteFiles::get(&format!("{name}.{suffix}")).map(|file| (encoding, file))
-            });
-        let (encoding, file) = match compressed {
-            Some((encoding, file)) => (Some(encoding), file),
-            None => (None, original.clone()),
-        };
-        let hash = file.metadata.sha256_hash();
-        let etag = format!(
-            "\"{}\"",
-            hash[..12]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        );
-        let content_type = content_type_for(name, original.metadata.mimetype());
-        let body = match file.data {
-            std::borrow::Cow::Borrowed(bytes) => bytes,
-            // Only in builds that read files from disk; keep the bytes for the life of the process.
-            std::borrow::Cow::Owned(bytes) => Box::leak(bytes.into_boxed_slice()),
-        };
-        let variant = Variant {
-            encoding,
-            etag,
-            content_type,
-            body,
-        };
-        SiteResponse::finish(name, status, negotiation, revalidate, variant)
-    }
-
-    /// Serves a page rewritten for the configured base URL (gzip or identity).
-    fn rewritten(
-        name: &str,
-        file: &Rewritten,
-        status: Status,
-        negotiation: &Negotiation,
-        revalidate: bool,
-    ) -> SiteResponse {
-        let content_type = match name.rsplit('.').next() {
-            Some("xml") => ContentType::XML,
-            Some("json") => ContentType::JSON,
-            Some("txt") => ContentType::Plain,
-            _ => ContentType::HTML,
-        };
-        let variant = if negotiation.gzip {
-            let etag = format!("{}-gz\"", file.etag.trim_end_matches('"'));
-            Variant {
-                encoding: Some("gzip"),
-                etag,
-                content_type,
-                body: file.gzip,
-            }
-        } else {
-            Variant {
-                encoding: None,
-                etag: file.etag.clone(),
-                content_type,
-                body: file.plain,
-            }
-        };
-        SiteResponse::finish(name, status, negotiation, revalidate, variant)
+        let variant = [
+            (negotiation.brotli, file.brotli),
+            (negotiation.gzip, file.gzip),
+        ]
+        .into_iter()
+        .find_map(|(accepted, variant)| variant.filter(|_| accepted))
+        .unwrap_or(file.identity);
+        SiteResponse::finish(status, negotiation, revalidate, file.cache_control, variant)
     }
 
     fn finish(
-        name: &str,
         status: Status,
-        negotiation: &Negotiation,
+        negotiation: &Negotiation<'_>,
         revalidate: bool,
+        cache_control: &'static str,
         variant: Variant,
     ) -> SiteResponse {
-        let cache = if name.starts_with("assets/") {
-            "public, max-age=31536000, immutable"
-        } else {
-            "no-cache"
+        let mut response = SiteResponse {
+            status,
+            body: Some(variant.body),
+            content_type: Some(variant.content_type),
+            cache_control: Some(cache_control),
+            content_encoding: variant.encoding,
+            etag: None,
+            location: None,
         };
-        let mut headers = vec![
-            Header::new("Vary", "Accept-Encoding"),
-            Header::new("Cache-Control", cache),
-        ];
-        if let Some(encoding) = variant.encoding {
-            headers.push(Header::new("Content-Encoding", encoding));
-        }
         if revalidate {
             let etag = variant.etag;
-            let matches = negotiation.if_none_match.as_deref().is_some_and(|value| {
+            let matches = negotiation.if_none_match.is_some_and(|value| {
                 value
                     .split(',')
                     .map(|tag| tag.trim().trim_start_matches("W/"))
                     .any(|tag| tag == etag || tag == "*")
             });
-            headers.push(Header::new("ETag", etag));
+            response.etag = Some(etag);
             if matches {
-                return SiteResponse {
-                    status: Status::NotModified,
-                    body: None,
-                    headers,
-                    content_type: None,
-                };
+                response.status = Status::NotModified;
+                response.body = None;
+                response.content_type = None;
             }
         }
-        SiteResponse {
-            status,
-            body: Some(variant.body),
-            headers,
-            content_type: Some(variant.content_type),
-        }
+        response
     }
 
     /// The prerendered page for an error status.
     pub fn error(
         status: Status,
         page: ErrorPage,
-        negotiation: &Negotiation,
+        negotiation: &Negotiation<'_>,
         overlay: &Overlay,
     ) -> SiteResponse {
         let mut response = SiteResponse::file(page.file(), status, negotiation, false, overlay);
@@ -415,8 +463,11 @@ impl SiteResponse {
         SiteResponse {
             status,
             body: Some(text.as_bytes()),
-            headers: Vec::new(),
-            content_type: Some(ContentType::Plain),
+            content_type: Some("text/plain; charset=utf-8"),
+            cache_control: None,
+            content_encoding: None,
+            etag: None,
+            location: None,
         }
     }
 
@@ -424,10 +475,27 @@ impl SiteResponse {
         SiteResponse {
             status: Status::PermanentRedirect,
             body: None,
-            headers: vec![Header::new("Location", location)],
             content_type: None,
+            cache_control: None,
+            content_encoding: None,
+            etag: None,
+            location: Some(location),
         }
     }
+}
+
+/// Content-hashed names (`assets/`) never change, so they are cached for good; everything else is revalidated.
+fn cache_control_for(name: &str) -> &'static str {
+    if name.starts_with("assets/") {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    }
+}
+
+/// The `Content-Type` value Rocket would send for `content_type`.
+fn content_type_header(content_type: ContentType) -> String {
+    rocket::http::Header::from(content_type).value().to_string()
 }
 
 fn content_type_for(name: &str, mimetype: &str) -> ContentType {
@@ -452,14 +520,30 @@ impl<'r> Responder<'r, 'static> for SiteResponse {
     fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
         let mut response = Response::build();
         response.status(self.status);
+        // Each name once, so adding (rather than replacing, which looks the name up first) is the same.
         if let Some(content_type) = self.content_type {
-            response.header(content_type);
+            response.raw_header("Content-Type", content_type);
         }
-        for header in self.headers {
-            response.header(header);
+        if let Some(cache_control) = self.cache_control {
+            response.raw_header("Vary", "Accept-Encoding");
+            response.raw_header("Cache-Control", cache_control);
+        }
+        if let Some(encoding) = self.content_encoding {
+            response.raw_header("Content-Encoding", encoding);
+        }
+        if let Some(etag) = self.etag {
+            response.raw_header("ETag", etag);
+        }
+        if let Some(location) = self.location {
+            response.raw_header("Location", location);
         }
         if let Some(body) = self.body {
-            response.sized_body(body.len(), Cursor::new(body));
+            // Rocket hands a body to hyper in chunks of 4 KiB by default, each through a channel to the connection's
+            // task, which then writes most pages in two or three system calls; one chunk lets the head and the
+            // whole page leave in one. Capped, so a large file is not copied into one allocation of its full size.
+            response
+                .sized_body(body.len(), Cursor::new(body))
+                .max_chunk_size(body.len().clamp(1, MAX_CHUNK_BYTES));
         }
         Ok(response.finalize())
     }
@@ -469,7 +553,7 @@ impl<'r> Responder<'r, 'static> for SiteResponse {
 #[rocket::get("/<_..>", rank = 100)]
 fn page(
     origin: &Origin<'_>,
-    negotiation: Negotiation,
+    negotiation: Negotiation<'_>,
     overlay: &State<Overlay>,
 ) -> Result<SiteResponse, Status> {
     let path = origin.path().as_str();
@@ -478,9 +562,7 @@ fn page(
         return Err(Status::NotFound);
     }
     Ok(match resolve(path) {
-        Resolution::File(name) => {
-            SiteResponse::file(&name, Status::Ok, &negotiation, true, overlay)
-        }
+        Resolution::File(name) => SiteResponse::file(name, Status::Ok, &negotiation, true, overlay),
         Resolution::Redirect(path) => {
             let location = match origin.query() {
                 Some(query) => format!("{path}?{query}"),
@@ -521,8 +603,8 @@ mod tests {
 
     #[test]
     fn root_and_pages_resolve_to_their_index_files() {
-        assert_eq!(resolve("/"), Resolution::File("index.html".into()));
-        assert_eq!(resolve("/blog"), Resolution::File("blog/index.html".into()));
+        assert_eq!(resolve("/"), Resolution::File("index.html"));
+        assert_eq!(resolve("/blog"), Resolution::File("blog/index.html"));
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //!   value and an unknown `TRUCKINS_*` variable each stop the start within seconds, with exactly one line on
 //!   stderr naming the key and no panic; so does a bad `--log-format` value (its one-line form is checked apart).
 //! - The request log: one text line per request (`GET / 200 …ms`) or one JSON object per request with method,
-//!   path, status and duration_ms, never the query string, a lead's name or its e-mail address.
+//!   path, status and duration_ms, never the query string, a lead's name or its e-mail address; written in
+//!   batches, yet a burst of requests followed at once by SIGTERM leaves every line, whole and in order.
 //! - `--base-url` rewrites canonical links, the sitemap and robots.txt, also in the gzip-encoded variants.
 
 mod common;
@@ -881,6 +882,59 @@ fn request_log_lines() {
         "text request lines in the JSON log:\n{stdout}"
     );
     assert_no_lead_content(&stdout, &stderr);
+}
+
+/// The log is written in batches, not line by line: a burst of requests followed at once by SIGTERM must still
+/// leave one line for every request, each whole, by the time the process has exited.
+#[test]
+fn request_log_keeps_every_line_of_a_burst_through_shutdown() {
+    const CONNECTIONS: usize = 4;
+    const REQUESTS: usize = 1_500;
+    let dir = TempDir::new("log-burst");
+    let database = dir.path().join("burst.db");
+    let mut server = Server::start(
+        dir.path(),
+        "burst",
+        &["--database", database.to_str().unwrap()],
+    );
+    let port = server.port;
+    let clients: Vec<_> = (0..CONNECTIONS)
+        .map(|client| {
+            thread::spawn(move || {
+                let mut http = Http::connect(port).expect("a connection");
+                for n in 0..REQUESTS {
+                    let path = format!("/burst-{client}-{n}");
+                    assert_eq!(http.get(&path, &[]).unwrap().status, 404, "{path}");
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().expect("a client");
+    }
+    // No waiting for the log to catch up: the lines still in memory must be written on the way out.
+    let status = server.terminate();
+    assert!(status.success(), "{status}");
+    let stdout = server.stdout_text();
+    for client in 0..CONNECTIONS {
+        let logged: Vec<usize> = stdout
+            .lines()
+            .filter_map(|line| {
+                let fields: Vec<&str> = line.split(' ').collect();
+                let n = fields
+                    .get(2)?
+                    .strip_prefix(&format!("/burst-{client}-"))?
+                    .parse()
+                    .ok()?;
+                (fields.len() == 5 && fields[1] == "GET" && fields[3] == "404").then_some(n)
+            })
+            .collect();
+        assert_eq!(
+            logged,
+            (0..REQUESTS).collect::<Vec<_>>(),
+            "connection {client}: every request logged once, in order"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# Serving benchmark: truckins against nginx serving the very same precompressed files, in one run.
+#
+#   bash bench/serve.sh            # 3 alternating rounds of 10 s per server, 64 connections, 2 wrk threads
+#   ROUNDS=1 DURATION=5 bash bench/serve.sh
+#   BENCH_BINARY=/tmp/truckins-old bash bench/serve.sh   # another build of the same site, not rebuilt here
+#   BENCH_BINARY=... BENCH_SITE=.../out/site bash bench/serve.sh   # ... and the site that build embedded
+#
+# Prints, per server, requests/s, p50/p99 latency, CPU ms per 1000 requests (utime+stime from /proc, nginx's
+# workers summed) and resident memory, then truckins/nginx ratios. See bench/README.md for what is compared and
+# why the setup is as it is. Starts only its own processes and stops them (by PID) on any exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-10}"
+WARMUP="${WARMUP:-3}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+# Both servers get as many workers as there are cores: Rocket's default, and nginx's `worker_processes auto`.
+WORKERS="${WORKERS:-$(nproc)}"
+ENCODING="br, gzip"
+PAGES=(/ /get-quote /products/dump-truck-insurance /blog/understanding-dot-insurance-requirements /about)
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench: $*"; exit 1; }
+
+# --- What it needs ---------------------------------------------------------------------------------------------
+missing=()
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -e "$BROTLI_MODULE" ] || missing+=(libnginx-mod-http-brotli-static)
+command -v wrk >/dev/null || missing+=(wrk)
+command -v curl >/dev/null || missing+=(curl)
+command -v python3 >/dev/null || missing+=(python3)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "Installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    die "missing: ${missing[*]}. Install with: sudo apt-get install ${missing[*]}"
+  fi
+fi
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+command -v cargo >/dev/null || die "missing: cargo (Rust)"
+
+if [ -n "${BENCH_BINARY:-}" ]; then
+  # Another build of truckins (an older commit, say); it must embed the same site as the one built here, which
+  # the byte comparison below checks.
+  BINARY="$BENCH_BINARY"
+  say "Benchmarking $BINARY as it is"
+else
+  say "Building the release binary (cargo build --release --locked)"
+  cargo build --release --locked --quiet
+  BINARY="$TARGET_DIR/release/truckins"
+fi
+[ -x "$BINARY" ] || die "no executable at $BINARY"
+BINARY="$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")"
+# build.rs writes the site it hands to rust-embed into $OUT_DIR/site; the newest one is the one just embedded
+# (checked below: both servers must answer every page with the same bytes).
+SITE="${BENCH_SITE:-$(ls -dt "$TARGET_DIR"/release/build/truckins-*/out/site 2>/dev/null | head -n 1 || true)}"
+[ -n "$SITE" ] && [ -f "$SITE/index.html" ] || die "no built site under $TARGET_DIR/release/build/truckins-*/out/site"
+SITE="$(cd "$SITE" && pwd)"
+
+# --- Our processes, and only ours, are stopped on any exit -----------------------------------------------------
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/truckins-bench.XXXXXX")"
+TRUCKINS_PID=""
+NGINX_PID=""
+cleanup() {
+  for pid in $TRUCKINS_PID $NGINX_PID; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in $TRUCKINS_PID $NGINX_PID; do
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_until_up() { # URL PID
+  for _ in $(seq 100); do
+    kill -0 "$2" 2>/dev/null || return 1
+    curl -fso /dev/null "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# --- truckins --------------------------------------------------------------------------------------------------
+# Its request log (one line per request) goes to a file, as it would go to journald in a deployment: the cost of
+# producing every line is measured, a terminal's is not.
+TRUCKINS_PORT="$(free_port)"
+(
+  cd "$WORK"
+  exec env -u ROCKET_CONFIG ROCKET_WORKERS="$WORKERS" "$BINARY" serve --address 127.0.0.1 \
+    --port "$TRUCKINS_PORT" --database "$WORK/leads.db" >"$WORK/truckins.log" 2>"$WORK/truckins.err"
+) &
+TRUCKINS_PID=$!
+wait_until_up "http://127.0.0.1:$TRUCKINS_PORT/healthz" "$TRUCKINS_PID" \
+  || die "truckins did not start: $(cat "$WORK/truckins.err")"
+
+# --- nginx on the same files -----------------------------------------------------------------------------------
+# The same headers as truckins sends (security headers, Cache-Control), so both put the same bytes on the wire;
+# keep-alive connections are never closed by either (nginx's default closes one after 1000 requests, hyper never).
+extra_headers=""
+while IFS= read -r line; do
+  name="${line%%:*}"
+  value="$(printf '%s' "${line#*:}" | sed 's/^ *//; s/\r$//')"
+  case "${name,,}" in
+    content-security-policy | x-content-type-options | x-frame-options | referrer-policy | permissions-policy | \
+      cross-origin-opener-policy | cross-origin-resource-policy | strict-transport-security | cache-control)
+      extra_headers+="      add_header $name \"${value//\"/\\\"}\";"$'\n'
+      ;;
+  esac
+done < <(curl -fsS -o /dev/null -D - -H "Accept-Encoding: $ENCODING" "http://127.0.0.1:$TRUCKINS_PORT/about")
+
+# nginx logs one line per request like truckins, by default written the way truckins writes its log: in batches of
+# at most 64 KiB, at least every 100 ms. NGINX_LOG=each writes every line at once (nginx's default), off none.
+case "${NGINX_LOG:-batched}" in
+  batched) access_log="access_log $WORK/nginx/access.log combined buffer=64k flush=100ms;" ;;
+  each) access_log="access_log $WORK/nginx/access.log combined;" ;;
+  off) access_log="access_log off;" ;;
+  *) die "NGINX_LOG must be batched, each or off" ;;
+esac
+NGINX_PORT="$(free_port)"
+mkdir -p "$WORK/nginx"
+user_line=""
+[ "$(id -u)" = 0 ] && user_line="user root;" # workers must read the files wherever the build put them
+cat >"$WORK/nginx/nginx.conf" <<CONF
+load_module $BROTLI_MODULE;
+$user_line
+worker_processes $WORKERS;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  charset utf-8;
+  charset_types text/css text/plain text/xml application/javascript application/json image/svg+xml;
+  $access_log
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000000;
+  keepalive_timeout 75s;
+  server_tokens off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $SITE;
+    etag on;
+    gzip_static on;
+    brotli_static on;
+    gzip_vary on;
+    location / {
+      # /x serves x/index.html, like truckins.
+      try_files \$uri \$uri/index.html =404;
+$extra_headers    }
+  }
+}
+CONF
+"$NGINX" -p "$WORK/nginx/" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
+NGINX_PID=$!
+wait_until_up "http://127.0.0.1:$NGINX_PORT/" "$NGINX_PID" \
+  || die "nginx did not start: $(cat "$WORK/nginx/error.log" 2>/dev/null)"
+nginx_pids() { echo "$NGINX_PID" $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null); }
+
+# --- Both serve the same bytes for every page ------------------------------------------------------------------
+for page in "${PAGES[@]}"; do
+  for encoding in "$ENCODING" "gzip" "identity"; do
+    a="$(curl -fsS -H "Accept-Encoding: $encoding" "http://127.0.0.1:$TRUCKINS_PORT$page" | sha256sum)"
+    b="$(curl -fsS -H "Accept-Encoding: $encoding" "http://127.0.0.1:$NGINX_PORT$page" | sha256sum)"
+    [ "$a" = "$b" ] || die "$page ($encoding) differs between truckins and $SITE: not the files the binary embeds"
+  done
+done
+say "Both servers answer ${PAGES[*]} with the same bytes (br, gzip, identity), from $SITE"
+say ""
+say "--- GET /about, Accept-Encoding: $ENCODING"
+say "truckins:"; curl -sS -o /dev/null -D - -H "Accept-Encoding: $ENCODING" "http://127.0.0.1:$TRUCKINS_PORT/about" | tr -d '\r' | sed 's/^/  /' >&2
+say "nginx:"; curl -sS -o /dev/null -D - -H "Accept-Encoding: $ENCODING" "http://127.0.0.1:$NGINX_PORT/about" | tr -d '\r' | sed 's/^/  /' >&2
+
+# --- The load --------------------------------------------------------------------------------------------------
+{
+  echo "-- Generated by bench/serve.sh: each wrk thread rotates over the pages, one per request."
+  printf 'local paths = {'
+  printf '"%s", ' "${PAGES[@]}"
+  echo '}'
+  cat <<'LUA'
+local i = 0
+request = function()
+  i = i % #paths + 1
+  return wrk.format(nil, paths[i])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %d %d\n", summary.requests, summary.duration,
+    latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.timeout + e.status))
+end
+LUA
+} >"$WORK/pages.lua"
+
+cpu_ticks() { # PIDS...: utime + stime, in clock ticks, summed (fields 14 and 15 of /proc/PID/stat)
+  local total=0 pid stat fields
+  for pid in "$@"; do
+    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
+    # After the command name (which may hold spaces, hence the last ')'), utime and stime are the 12th and 13th.
+    read -ra fields <<<"${stat##*) }"
+    total=$((total + fields[11] + fields[12]))
+  done
+  echo "$total"
+}
+pids_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PID"; else nginx_pids; fi; }
+port_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PORT"; else echo "$NGINX_PORT"; fi; }
+
+busy_ticks() { # every core's non-idle time so far, in clock ticks (the first line of /proc/stat)
+  awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# SERVER SECONDS -> "requests duration_us p50_us p99_us errors server_ticks other_ticks", where other_ticks is the
+# CPU that neither the server nor wrk used meanwhile: the rest of the machine, which should be near nothing.
+run_wrk() {
+  local before after busy_before busy_after result wrk_ticks
+  before="$(cpu_ticks $(pids_of "$1"))"
+  busy_before="$(busy_ticks)"
+  result="$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${2}s" -H "Accept-Encoding: $ENCODING" -s "$WORK/pages.lua" \
+    "http://127.0.0.1:$(port_of "$1")" | awk '/^RESULT/ { print $2, $3, $4, $5, $6 }')"
+  busy_after="$(busy_ticks)"
+  after="$(cpu_ticks $(pids_of "$1"))"
+  [ -n "$result" ] || die "wrk gave no result for $1"
+  # `times` gives the CPU of this subshell's finished children (wrk above, and the small tools), in seconds; run
+  # here, not in a pipe's subshell, which has no children yet.
+  times >"$WORK/times"
+  wrk_ticks="$(awk -v hz="$(getconf CLK_TCK)" 'NR == 2 { gsub(/[ms]/, " "); print int(($1 * 60 + $2 + $3 * 60 + $4) * hz) }' "$WORK/times")"
+  echo "$result $((after - before)) $((busy_after - busy_before - (after - before) - wrk_ticks))"
+}
+
+TICK_MS="$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000 / hz }')"
+say ""
+say "Load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $ROUNDS rounds of ${DURATION}s per server" \
+  "(+${WARMUP}s warm-up), $CONNECTIONS connections, $THREADS wrk threads, $WORKERS server workers," \
+  "nginx log ${NGINX_LOG:-batched}"
+# Every request wrk counted at truckins, warm-up included: its log must hold at least as many lines.
+counted=0
+for server in truckins nginx; do
+  read -r n _ <<<"$(run_wrk "$server" "$WARMUP")"
+  if [ "$server" = truckins ]; then counted=$((counted + n)); fi
+done
+
+declare -A requests=([truckins]=0 [nginx]=0) micros=([truckins]=0 [nginx]=0) ticks=([truckins]=0 [nginx]=0)
+declare -A errors=([truckins]=0 [nginx]=0) p50s=([truckins]="" [nginx]="") p99s=([truckins]="" [nginx]="")
+for round in $(seq "$ROUNDS"); do
+  # Alternate who goes first, so neither always runs on a machine the other has just warmed (or heated).
+  order=(truckins nginx)
+  [ $((round % 2)) = 0 ] && order=(nginx truckins)
+  for server in "${order[@]}"; do
+    read -r n us p50 p99 errs cpu others <<<"$(run_wrk "$server" "$DURATION")"
+    requests[$server]=$((requests[$server] + n))
+    if [ "$server" = truckins ]; then counted=$((counted + n)); fi
+    micros[$server]=$((micros[$server] + us))
+    ticks[$server]=$((ticks[$server] + cpu))
+    errors[$server]=$((errors[$server] + errs))
+    p50s[$server]+="$p50 "
+    p99s[$server]+="$p99 "
+    awk -v r="$round" -v s="$server" -v n="$n" -v us="$us" -v p50="$p50" -v p99="$p99" -v cpu="$cpu" -v t="$TICK_MS" \
+      -v o="$others" -v cores="$(nproc)" \
+      'BEGIN { printf "round %d  %-8s  %9.0f req/s  p50 %5.2f ms  p99 %5.2f ms  %6.1f CPU ms/1000 req" \
+        "  (other processes: %.0f%% of the machine)\n", r, s, n / (us / 1e6), p50 / 1000, p99 / 1000,
+        cpu * t / n * 1000, (o > 0 ? o : 0) * t / (us / 1e3) / cores * 100 }' >&2
+  done
+done
+say "Load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+median_ms() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }'; }
+rss_mib() { # PIDS...: resident memory summed, MiB (nginx's workers share pages, so its sum overstates a little)
+  local kib=0 pid v
+  for pid in "$@"; do
+    v="$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)"
+    kib=$((kib + ${v:-0}))
+  done
+  awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }'
+}
+declare -A rss
+rss[truckins]="$(rss_mib $(pids_of truckins))"
+rss[nginx]="$(rss_mib $(pids_of nginx))"
+
+# Stopped gracefully (SIGTERM), truckins writes out everything it logged; one line per request it answered.
+kill -TERM "$TRUCKINS_PID"
+wait "$TRUCKINS_PID" || true
+TRUCKINS_PID=""
+logged="$(grep -c ' GET /' "$WORK/truckins.log" || true)"
+
+echo ""
+printf '%-16s %12s %9s %9s %18s %9s %7s\n' "" "requests/s" "p50 ms" "p99 ms" "CPU ms/1000 req" "RSS MiB" "errors"
+for server in truckins nginx; do
+  awk -v s="$server" -v n="${requests[$server]}" -v us="${micros[$server]}" -v cpu="${ticks[$server]}" -v t="$TICK_MS" \
+    -v p50="$(median_ms <<<"${p50s[$server]}")" -v p99="$(median_ms <<<"${p99s[$server]}")" \
+    -v rss="${rss[$server]}" -v e="${errors[$server]}" \
+    'BEGIN { printf "%-16s %12.0f %9s %9s %18.1f %9s %7d\n", s, n / (us / 1e6), p50, p99, cpu * t / n * 1000, rss, e }'
+done
+awk -v nt="${requests[truckins]}" -v ut="${micros[truckins]}" -v ct="${ticks[truckins]}" \
+  -v nn="${requests[nginx]}" -v un="${micros[nginx]}" -v cn="${ticks[nginx]}" \
+  'BEGIN { printf "truckins/nginx   %.2fx requests/s, %.2fx CPU per request\n", (nt / ut) / (nn / un), (ct / nt) / (cn / nn) }'
+echo "(p50/p99: the median of the rounds; requests/s and CPU: over all rounds)"
+echo "truckins' request log: $logged GET lines for the $counted requests wrk saw answered (warm-up included) and the checks"
+[ "${errors[truckins]}" = 0 ] && [ "${errors[nginx]}" = 0 ] || die "some requests failed (errors column)"
+[ "$logged" -ge "$counted" ] || die "the request log lost lines: $logged for $counted requests"
