@@ -249,7 +249,9 @@ say "Load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $ROUNDS ro
 # Every request wrk counted at truckins, warm-up included: its log must hold at least as many lines.
 counted=0
 for server in truckins nginx; do
-  read -r n _ <<<"$(run_wrk "$server" "$WARMUP")"
+  # A plain assignment, so a failed run stops the script (set -e) instead of feeding empty figures on.
+  out="$(run_wrk "$server" "$WARMUP")"
+  read -r n _ <<<"$out"
   if [ "$server" = truckins ]; then counted=$((counted + n)); fi
 done
 
@@ -260,7 +262,8 @@ for round in $(seq "$ROUNDS"); do
   order=(truckins nginx)
   [ $((round % 2)) = 0 ] && order=(nginx truckins)
   for server in "${order[@]}"; do
-    read -r n us p50 p99 errs cpu others <<<"$(run_wrk "$server" "$DURATION")"
+    out="$(run_wrk "$server" "$DURATION")"
+    read -r n us p50 p99 errs cpu others <<<"$out"
     requests[$server]=$((requests[$server] + n))
     if [ "$server" = truckins ]; then counted=$((counted + n)); fi
     micros[$server]=$((micros[$server] + us))

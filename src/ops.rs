@@ -4,7 +4,9 @@
 //! request, and every line is out by the time the server has stopped.
 
 use std::io::Write;
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rocket::fairing::{AdHoc, Fairing, Info, Kind};
@@ -56,16 +58,28 @@ pub fn stage() -> AdHoc {
 }
 
 /// How long a request line may wait in memory before it is written: short enough that `journalctl -f` looks live.
-pub const FLUSH_INTERVAL: Duration = Duration::from_millis(100);
+const FLUSH_INTERVAL: Duration = Duration::from_millis(100);
 
-/// Waiting lines are written at once beyond this many bytes, so a burst never holds much memory.
+/// Beyond this many waiting bytes the writer thread is woken at once, so a burst never holds much memory.
 const FLUSH_BYTES: usize = 64 * 1024;
 
-/// Request log lines on their way out. A line is appended in memory under a short lock; a background thread
-/// writes what has gathered every [`FLUSH_INTERVAL`], a request that fills [`FLUSH_BYTES`] writes it at once, and
-/// whatever is left is written when the server shuts down and when the writer is dropped. Under load this is one
-/// `write` per batch where a line-buffered stdout made one per request (and serialised every worker on its lock).
+/// Beyond this many waiting bytes (the output is not keeping up: a stalled journald, a blocked pipe) the request
+/// itself waits to write them: the log slows the server down rather than grow without bound or drop lines.
+const BACKPRESSURE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Request log lines on their way out. A line is appended in memory under a short lock; a thread of the log's own
+/// writes what has gathered every [`FLUSH_INTERVAL`], or at once when woken by a request that filled
+/// [`FLUSH_BYTES`]. Dropping the log stops that thread, waits for it and writes the rest, on the dropping thread,
+/// so every line is out once the log is gone. Under load this is one `write` per batch where a line-buffered stdout
+/// made one per request (and serialised every worker on its lock).
 pub struct LogWriter {
+    shared: Arc<Shared>,
+    /// Wakes the writer thread; dropped to stop it.
+    wake: Option<SyncSender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+struct Shared {
     pending: Mutex<Vec<u8>>,
     out: Mutex<Output>,
 }
@@ -82,30 +96,42 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LogWriter {
-    /// A log writing to `writer`, flushed by a thread of its own until the log is dropped.
+    /// A log writing to `writer`, with its writer thread.
     pub fn new(writer: Box<dyn Write + Send>) -> Arc<LogWriter> {
-        let log = Arc::new(LogWriter {
+        let shared = Arc::new(Shared {
             pending: Mutex::new(Vec::with_capacity(FLUSH_BYTES)),
             out: Mutex::new(Output {
                 writer,
                 spare: Vec::with_capacity(FLUSH_BYTES),
             }),
         });
-        // The thread holds the log weakly, so it ends with the log; a log without it (no thread could be started)
-        // is still written, when full and at shutdown.
-        let weak = Arc::downgrade(&log);
-        let _ = std::thread::Builder::new()
+        // One wake-up waiting is enough: the thread takes everything queued when it runs.
+        let (wake, woken) = sync_channel::<()>(1);
+        let thread_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
             .name("request-log".into())
             .spawn(move || {
-                loop {
-                    std::thread::sleep(FLUSH_INTERVAL);
-                    match weak.upgrade() {
-                        Some(log) => log.flush(),
-                        None => break,
-                    }
+                while let Ok(()) | Err(RecvTimeoutError::Timeout) =
+                    woken.recv_timeout(FLUSH_INTERVAL)
+                {
+                    thread_shared.flush();
                 }
             });
-        log
+        let thread = match thread {
+            Ok(thread) => Some(thread),
+            Err(error) => {
+                // Still a working log: lines go out at the backpressure size and when the log is dropped.
+                eprintln!(
+                    "truckins: the request log's writer thread could not start ({error}); lines will be late"
+                );
+                None
+            }
+        };
+        Arc::new(LogWriter {
+            shared,
+            wake: Some(wake),
+            thread,
+        })
     }
 
     /// A log on standard output (journald's, under systemd).
@@ -113,26 +139,32 @@ impl LogWriter {
         LogWriter::new(Box::new(std::io::stdout()))
     }
 
-    /// Queues one complete line (with its newline).
-    pub fn append(&self, line: &[u8]) {
-        self.append_with(|pending| pending.extend_from_slice(line));
-    }
-
     /// Queues what `write` appends to the queue, which must be whole lines: a line is formatted in place, with
     /// no buffer of its own per request.
     pub fn append_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
-        let full = {
-            let mut pending = lock(&self.pending);
+        let waiting = {
+            let mut pending = lock(&self.shared.pending);
             write(&mut pending);
-            pending.len() >= FLUSH_BYTES
+            pending.len()
         };
-        if full {
-            self.flush();
+        if waiting >= BACKPRESSURE_BYTES || (waiting >= FLUSH_BYTES && self.thread.is_none()) {
+            self.shared.flush();
+        } else if waiting >= FLUSH_BYTES
+            && let Some(wake) = &self.wake
+        {
+            // Full means a wake-up is already waiting: nothing more to do.
+            let _ = wake.try_send(());
         }
     }
 
-    /// Writes every queued line, in the order queued.
+    /// Writes every queued line now, in the order queued.
     pub fn flush(&self) {
+        self.shared.flush();
+    }
+}
+
+impl Shared {
+    fn flush(&self) {
         // The output is locked before the queue is taken, so two flushes cannot overtake one another's lines.
         let mut out = lock(&self.out);
         let out = &mut *out;
@@ -151,7 +183,12 @@ impl LogWriter {
 
 impl Drop for LogWriter {
     fn drop(&mut self) {
-        self.flush();
+        // Closing the channel ends the thread's loop; once it has finished its last write, the rest goes out here.
+        drop(self.wake.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        self.shared.flush();
     }
 }
 
@@ -207,7 +244,8 @@ impl Fairing for RequestLog {
     }
 
     async fn on_shutdown(&self, _: &rocket::Rocket<rocket::Orbit>) {
-        // Requests still in flight are logged afterwards, by the thread and when the log is dropped.
+        // Requests still in flight are logged afterwards, by the thread and when the log is dropped. A blocking
+        // write in an async hook: once, at shutdown, where waiting for the output is the point.
         self.writer.flush();
     }
 }
@@ -252,7 +290,9 @@ mod tests {
                 let log = Arc::clone(&log);
                 std::thread::spawn(move || {
                     for n in 0..5_000 {
-                        log.append(format!("thread {thread} line {n}\n").as_bytes());
+                        log.append_with(|pending| {
+                            let _ = writeln!(pending, "thread {thread} line {n}");
+                        });
                     }
                 })
             })
@@ -282,7 +322,7 @@ mod tests {
     fn lines_are_written_within_the_interval_without_a_flush() {
         let captured = Captured::default();
         let log = LogWriter::new(Box::new(captured.clone()));
-        log.append(b"GET / 200 0.1ms\n");
+        log.append_with(|pending| pending.extend_from_slice(b"GET / 200 0.1ms\n"));
         let deadline = Instant::now() + FLUSH_INTERVAL * 50;
         while captured.text().is_empty() {
             assert!(Instant::now() < deadline, "the line was never written");
@@ -310,7 +350,7 @@ mod tests {
         }
         let log = LogWriter::new(Box::new(Closed));
         for _ in 0..10_000 {
-            log.append(b"GET / 200 0.1ms\n");
+            log.append_with(|pending| pending.extend_from_slice(b"GET / 200 0.1ms\n"));
         }
         log.flush();
     }

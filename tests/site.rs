@@ -6,7 +6,7 @@ mod common;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use rocket::http::{Header, Method, Status};
+use rocket::http::{ContentType, Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use sha2::{Digest, Sha256};
 use truckins::site::SiteFiles;
@@ -455,6 +455,62 @@ fn security_headers_are_on_every_response() {
         assert_eq!(headers.get_one("X-Frame-Options"), Some("DENY"), "{path}");
         assert!(headers.get_one("Referrer-Policy").is_some(), "{path}");
         assert!(headers.get_one("Permissions-Policy").is_some(), "{path}");
+    }
+}
+
+#[test]
+fn hsts_is_sent_on_every_kind_of_response_only_when_configured() {
+    let with_hsts =
+        common::client_with(common::figment(&common::temp_database("hsts")).merge(("hsts", true)));
+    let without = common::client();
+    let etag = get(&without, "/about")
+        .headers()
+        .get_one("ETag")
+        .unwrap()
+        .to_string();
+    for client in [&with_hsts, &without] {
+        let sends_hsts = std::ptr::eq(client, &with_hsts);
+        let answers = [
+            ("/about", client.get("/about").dispatch()),
+            (
+                "/about (304)",
+                client
+                    .get("/about")
+                    .header(Header::new("If-None-Match", etag.clone()))
+                    .dispatch(),
+            ),
+            ("/nope", client.get("/nope").dispatch()),
+            ("/blog/", client.get("/blog/").dispatch()),
+            (
+                "/api/leads/quote",
+                client
+                    .post("/api/leads/quote")
+                    .header(ContentType::JSON)
+                    .body("{")
+                    .dispatch(),
+            ),
+        ];
+        let statuses: Vec<u16> = answers.iter().map(|(_, r)| r.status().code).collect();
+        assert_eq!(statuses, [200, 304, 404, 308, 400]);
+        for (what, response) in answers {
+            let headers = response.headers();
+            assert_eq!(
+                headers.get_one("Strict-Transport-Security"),
+                sends_hsts.then_some("max-age=31536000; includeSubDomains"),
+                "{what}"
+            );
+            for name in [
+                "Content-Security-Policy",
+                "X-Content-Type-Options",
+                "X-Frame-Options",
+                "Referrer-Policy",
+                "Permissions-Policy",
+                "Cross-Origin-Opener-Policy",
+                "Cross-Origin-Resource-Policy",
+            ] {
+                assert_eq!(headers.get(name).count(), 1, "{what}: {name} once");
+            }
+        }
     }
 }
 
