@@ -7,8 +7,8 @@
 //! Unknown paths answer 404 with the not-found page (the blog's own for `/blog/<slug>`), never a soft 404.
 //! When the server is configured with another public address than the one the site was built with, the pages that
 //! name it (canonical links, structured data, sitemap) are rewritten once at start into an [`Overlay`].
-//! Everything a response needs from a file (its variants, tags, type and caching) is worked out once, on first use,
-//! into an index ([`Prepared`]), so serving a page formats, parses and allocates nothing of its own.
+//! Everything a response needs from a file (its variants, tags, type and caching) is worked out once,
+//! into an index at start ([`Prepared`]), so serving a page formats, parses and allocates nothing of its own.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -36,10 +36,11 @@ pub struct Overlay {
     files: HashMap<String, Rewritten>,
 }
 
-/// A rewritten page's two representations, ready to send.
+/// A rewritten page's two representations, ready to send, and its caching (that of the file it rewrites).
 struct Rewritten {
     plain: Variant,
     gzip: Variant,
+    cache_control: &'static str,
 }
 
 impl Overlay {
@@ -56,6 +57,10 @@ impl Overlay {
             let Some(file) = SiteFiles::get(&name).filter(|_| is_text) else {
                 continue;
             };
+            // The type and caching the index worked out for the file this rewrites.
+            let Some(prepared) = PREPARED.files.get(name.as_ref()) else {
+                continue;
+            };
             let text = String::from_utf8_lossy(&file.data);
             if !text.contains(BUILD_BASE_URL) {
                 continue;
@@ -69,14 +74,7 @@ impl Overlay {
                 .unwrap_or_default();
             let etag = format!("\"o{:016x}\"", fnv1a(&plain));
             let gzip_etag = format!("{}-gz\"", etag.trim_end_matches('"'));
-            let content_type = match name.rsplit('.').next() {
-                Some("xml") => ContentType::XML,
-                Some("json") => ContentType::JSON,
-                Some("txt") => ContentType::Plain,
-                _ => ContentType::HTML,
-            };
-            // Made once per start and kept for the life of the process, like the embedded files.
-            let content_type = leak_str(content_type_header(content_type));
+            let content_type = prepared.identity.content_type;
             files.insert(
                 name.to_string(),
                 Rewritten {
@@ -92,6 +90,7 @@ impl Overlay {
                         content_type,
                         body: leak_bytes(gzip),
                     },
+                    cache_control: prepared.cache_control,
                 },
             );
         }
@@ -310,7 +309,7 @@ pub struct Prepared {
     indexes: HashMap<&'static str, &'static str>,
 }
 
-/// Built on first use from the embedded files, which never change while the process runs.
+/// Built at start (by [`stage`]) from the embedded files, which never change while the process runs.
 static PREPARED: LazyLock<Prepared> = LazyLock::new(Prepared::new);
 
 impl Prepared {
@@ -396,8 +395,13 @@ impl SiteResponse {
             } else {
                 rewritten.plain
             };
-            let cache_control = cache_control_for(name);
-            return SiteResponse::finish(status, negotiation, revalidate, cache_control, variant);
+            return SiteResponse::finish(
+                status,
+                negotiation,
+                revalidate,
+                rewritten.cache_control,
+                variant,
+            );
         }
         let Some(file) = PREPARED.files.get(name) else {
             // Only reachable if the build left out a page it promised (tests check every error page exists).
@@ -520,7 +524,7 @@ impl<'r> Responder<'r, 'static> for SiteResponse {
     fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
         let mut response = Response::build();
         response.status(self.status);
-        // Each name once, so adding (rather than replacing, which looks the name up first) is the same.
+        // Each header at most once, from values made at start.
         if let Some(content_type) = self.content_type {
             response.raw_header("Content-Type", content_type);
         }
@@ -589,6 +593,8 @@ pub fn stage() -> AdHoc {
                 return Err(rocket);
             }
         };
+        // The index is built here, at start, not by the first visitor's request.
+        LazyLock::force(&PREPARED);
         let overlay = Overlay::new(settings.base_url.as_deref());
         Ok(rocket
             .manage(overlay)

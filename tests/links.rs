@@ -88,13 +88,7 @@ fn every_internal_link_answers_200_and_every_page_is_reachable() {
         broken.join("\n")
     );
 
-    let sitemap = client.get("/sitemap.xml").dispatch().into_string().unwrap();
-    let listed: Vec<String> = sitemap
-        .split("<loc>")
-        .skip(1)
-        .filter_map(|rest| rest.split("</loc>").next())
-        .map(|url| url.strip_prefix(base_url).unwrap_or(url).to_string())
-        .collect();
+    let listed = common::sitemap_paths(&client);
     let unreachable: Vec<&String> = listed
         .iter()
         .filter(|path| !pages.contains(*path))

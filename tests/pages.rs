@@ -257,7 +257,7 @@ fn company_pages_have_their_content() {
 fn the_human_sitemap_lists_every_page_of_sitemap_xml() {
     let client = common::client();
     let human = page(&client, "/sitemap");
-    let paths = sitemap_paths(&client);
+    let paths = common::sitemap_paths(&client);
     for path in &paths {
         assert!(
             human.contains(&format!(r#"href="{path}""#)),
@@ -278,20 +278,6 @@ fn the_old_physical_damage_path_redirects_and_the_footer_shows_the_licence() {
         .unwrap()
         .to_string();
     assert!(page(&client, "/about").contains(&html_text(&licence)));
-}
-
-/// Every page's path as `sitemap.xml` lists it.
-fn sitemap_paths(client: &Client) -> Vec<String> {
-    let base = content_toml("site.toml")["base_url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    page(client, "/sitemap.xml")
-        .split("<loc>")
-        .skip(1)
-        .filter_map(|rest| rest.split("</loc>").next())
-        .map(|location| location.strip_prefix(&base).unwrap().to_string())
-        .collect()
 }
 
 /// The inverse of [`html_text`], for what the head holds.
@@ -316,7 +302,7 @@ fn every_title_and_description_fits_a_search_result() {
         .unwrap()
         .to_string();
     let mut answers = Vec::new();
-    for path in sitemap_paths(&client) {
+    for path in common::sitemap_paths(&client) {
         answers.push((path.clone(), page(&client, &path)));
     }
     // The pages the server answers with: thank-you pages, the not-found pages, a form's corrections.
@@ -379,7 +365,7 @@ fn no_page_promises_what_the_agency_cannot_keep() {
         site.get("claims").is_none(),
         "the sample agency has no 24/7 claims line; this test checks the copy without one"
     );
-    for path in sitemap_paths(&client) {
+    for path in common::sitemap_paths(&client) {
         let html = page(&client, &path).to_lowercase();
         for promise in [
             "24/7",

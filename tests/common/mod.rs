@@ -36,3 +36,15 @@ pub fn client() -> Client {
 pub fn client_with(figment: Figment) -> Client {
     Client::tracked(truckins::rocket_with(figment)).expect("the application builds")
 }
+
+/// Every page's path as the site's `sitemap.xml` lists it (`/`, `/about`, ...).
+pub fn sitemap_paths(client: &Client) -> Vec<String> {
+    let sitemap = client.get("/sitemap.xml").dispatch().into_string().unwrap();
+    sitemap
+        .split("<loc>")
+        .skip(1)
+        .filter_map(|rest| rest.split("</loc>").next())
+        // https://host/path -> /path
+        .map(|url| format!("/{}", url.splitn(4, '/').nth(3).unwrap_or("")))
+        .collect()
+}

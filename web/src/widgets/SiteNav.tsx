@@ -21,6 +21,15 @@ export interface SiteNavProps {
 
 export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentPath }: SiteNavProps) {
   const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
+  // The links of a menu, marked when they lead to this page; desktop and mobile menus differ only in look.
+  const menuItems = (items: NavLink[], linkClass: string) =>
+    items.map((item) => (
+      <li key={item.href}>
+        <a href={item.href} aria-current={current(item.href)} className={linkClass}>
+          {item.label}
+        </a>
+      </li>
+    ));
 
   // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
   const dropdown = (label: string, items: NavLink[]) => (
@@ -30,17 +39,7 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
         <Icon name="chevronDown" className="nav-chevron size-4 transition-transform" />
       </summary>
       <ul className="absolute left-0 top-full z-50 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
-        {items.map((item) => (
-          <li key={item.href}>
-            <a
-              href={item.href}
-              aria-current={current(item.href)}
-              className="block rounded-lg px-3 py-2 text-ink hover:bg-mist aria-[current=page]:font-semibold aria-[current=page]:text-steel"
-            >
-              {item.label}
-            </a>
-          </li>
-        ))}
+        {menuItems(items, 'block rounded-lg px-3 py-2 text-ink hover:bg-mist aria-[current=page]:font-semibold aria-[current=page]:text-steel')}
       </ul>
     </details>
   );
@@ -48,19 +47,7 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
   const mobileGroup = (title: string, items: NavLink[]) => (
     <div>
       <p className="px-3 pb-1 pt-4 text-sm font-bold uppercase tracking-wide text-muted">{title}</p>
-      <ul>
-        {items.map((item) => (
-          <li key={item.href}>
-            <a
-              href={item.href}
-              aria-current={current(item.href)}
-              className="block rounded-lg px-3 py-2.5 text-lg text-ink hover:bg-mist aria-[current=page]:font-semibold"
-            >
-              {item.label}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <ul>{menuItems(items, 'block rounded-lg px-3 py-2.5 text-lg text-ink hover:bg-mist aria-[current=page]:font-semibold')}</ul>
     </div>
   );
 
