@@ -30,6 +30,13 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Send `Strict-Transport-Security`: only when every visitor reaches the site over HTTPS.
     pub hsts: bool,
+    /// Seconds a client has to send a complete request head, counted from its connection (for the first request)
+    /// or from the head's first byte; a connection still without one is closed. (Rocket's `keep_alive` is how long
+    /// a connection may sit idle between requests.)
+    pub request_head_timeout: u64,
+    /// Connections served at once; more wait to be accepted. Lowered at start to what the process's limit on
+    /// open files leaves room for.
+    pub max_connections: usize,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -50,12 +57,14 @@ impl Default for Settings {
             pool_size: 8,
             log_format: LogFormat::Text,
             hsts: false,
+            request_head_timeout: 10,
+            max_connections: 4096,
         }
     }
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 9] = [
     "database",
     "base_url",
     "trusted_proxies",
@@ -63,6 +72,8 @@ pub const KEYS: [&str; 7] = [
     "pool_size",
     "log_format",
     "hsts",
+    "request_head_timeout",
+    "max_connections",
 ];
 
 /// Keys that choose sources rather than set anything: `ROCKET_CONFIG` (the file) and `ROCKET_PROFILE`.
@@ -79,6 +90,8 @@ pub fn figment() -> Figment {
         // Defaults under everything: a quiet Rocket (the request log says what happened) and time for requests
         // in flight to finish when the service is stopped.
         .join(("log_level", "critical"))
+        // No `Server` header: it would only tell a scanner what to try.
+        .join(("ident", false))
         // 5 s + 2 s stays under the 10 s a container runtime waits before SIGKILL.
         .join(("shutdown.grace", 5))
         .join(("shutdown.mercy", 2))
@@ -165,8 +178,16 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
             ));
         }
     }
-    if settings.ip_limit == 0 || settings.pool_size == 0 {
-        return Err("invalid setting: `ip_limit` and `pool_size` must be at least 1".into());
+    if settings.ip_limit == 0
+        || settings.pool_size == 0
+        || settings.request_head_timeout == 0
+        || settings.max_connections == 0
+    {
+        return Err(
+            "invalid setting: `ip_limit`, `pool_size`, `request_head_timeout` and `max_connections` must be at \
+             least 1"
+                .into(),
+        );
     }
     Ok(settings)
 }
@@ -226,6 +247,12 @@ pub fn describe(figment: &Figment, settings: &Settings) -> String {
         format!("pool_size = {}", settings.pool_size),
         format!("log_format = {:?}", settings.log_format).to_lowercase(),
         format!("hsts = {}", settings.hsts),
+        format!("request_head_timeout = {} s", settings.request_head_timeout),
+        match rocket.keep_alive {
+            0 => "keep_alive = off".to_string(),
+            seconds => format!("keep_alive = {seconds} s"),
+        },
+        format!("max_connections = {}", settings.max_connections),
         format!("workers = {}", rocket.workers),
         format!("shutdown grace = {} s", rocket.shutdown.grace),
     ]

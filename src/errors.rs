@@ -31,6 +31,11 @@ fn json_error(status: Status, request: &Request<'_>) -> (Status, Json<Value>) {
     if status.code >= 500 {
         rocket::error!("{} {} answered {status}", request.method(), request.uri());
     }
+    (status, Json(json_error_body(status)))
+}
+
+/// The JSON a program gets for a failed request under `/api`: the status's reason and what to do about it.
+pub fn json_error_body(status: Status) -> Value {
     let message = match status.code {
         400 => "The request could not be read. Send a JSON object.",
         404 => "There is nothing at this address.",
@@ -42,10 +47,7 @@ fn json_error(status: Status, request: &Request<'_>) -> (Status, Json<Value>) {
         500.. => "Something went wrong on our side. Please try again later.",
         _ => "The request could not be handled.",
     };
-    (
-        status,
-        Json(json!({ "error": status.reason_lossy(), "message": message })),
-    )
+    json!({ "error": status.reason_lossy(), "message": message })
 }
 
 pub fn html_catchers() -> Vec<Catcher> {

@@ -1,7 +1,8 @@
 //! truckins: the website and lead engine of a commercial trucking insurance agency, in one binary.
 //!
-//! [`rocket`] builds the whole application; `main` launches it and every test drives it through Rocket's local
-//! client, so tests exercise exactly what runs in production.
+//! [`rocket`] builds the whole application; [`server`] serves it (the site's files from memory, every other request
+//! through the application, in process), and the tests drive it through Rocket's local client, as the server does,
+//! or run the real binary.
 
 pub mod client_ip;
 pub mod config;
@@ -9,6 +10,7 @@ pub mod errors;
 pub mod leads;
 pub mod ops;
 pub mod security;
+pub mod server;
 pub mod site;
 
 use rocket::figment::Figment;
@@ -22,19 +24,23 @@ pub fn rocket() -> Rocket<Build> {
 
 /// The application on the given configuration (see [`config`] for the settings it reads).
 pub fn rocket_with(figment: Figment) -> Rocket<Build> {
+    application(figment).0
+}
+
+/// The application and its request log, which the server also writes to for the requests it answers itself.
+pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
     // Settings that shape fairings are read here; the stages read theirs from the same figment and stop the
     // start with a clear message if they are invalid.
     let settings: config::Settings = figment.extract().unwrap_or_default();
-    rocket::custom(figment)
+    let log = ops::RequestLog::new(settings.log_format, ops::LogWriter::stdout());
+    let rocket = rocket::custom(figment)
         // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
         .attach(Shield::new())
         .attach(security::SecurityHeaders::new(settings.hsts))
-        .attach(ops::RequestLog::new(
-            settings.log_format,
-            ops::LogWriter::stdout(),
-        ))
+        .attach(log.clone())
         .attach(leads::stage())
         .attach(ops::stage())
         .attach(site::stage())
-        .register("/api", errors::json_catchers())
+        .register("/api", errors::json_catchers());
+    (rocket, log)
 }

@@ -202,10 +202,7 @@ fn serve(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    runtime
-        .block_on(truckins::rocket_with(figment).launch())
-        .map(|_| ())
-        .map_err(|error| format!("could not serve: {error}"))
+    runtime.block_on(truckins::server::serve(figment, settings))
 }
 
 /// The leads database of the configuration, which must exist already.

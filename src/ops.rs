@@ -193,6 +193,7 @@ impl Drop for LogWriter {
 }
 
 /// Logs one line per request: time, method, path (never the query), status and duration.
+#[derive(Clone)]
 pub struct RequestLog {
     format: LogFormat,
     writer: Arc<LogWriter>,
@@ -201,6 +202,31 @@ pub struct RequestLog {
 impl RequestLog {
     pub fn new(format: LogFormat, writer: Arc<LogWriter>) -> RequestLog {
         RequestLog { format, writer }
+    }
+
+    /// Writes out every line logged so far.
+    pub fn flush(&self) {
+        self.writer.flush();
+    }
+
+    /// Logs one answered request: `path` without its query, `started` when its head had been read.
+    pub fn record(&self, method: &str, path: &str, status: u16, started: Instant) {
+        let milliseconds = started.elapsed().as_secs_f64() * 1000.0;
+        match self.format {
+            LogFormat::Text => self.writer.append_with(|line| {
+                crate::leads::store::write_now(line);
+                let _ = writeln!(line, " {method} {path} {status} {milliseconds:.1}ms");
+            }),
+            LogFormat::Json => {
+                let object = json!({ "time": crate::leads::store::now(), "method": method,
+                    "path": path, "status": status,
+                    "duration_ms": (milliseconds * 10.0).round() / 10.0 });
+                self.writer.append_with(|line| {
+                    let _ = serde_json::to_writer(&mut *line, &object);
+                    line.push(b'\n');
+                });
+            }
+        }
     }
 }
 
@@ -222,25 +248,12 @@ impl Fairing for RequestLog {
 
     async fn on_response<'r>(&self, request: &'r Request<'_>, response: &mut Response<'r>) {
         let started = request.local_cache(|| Started(Instant::now())).0;
-        let milliseconds = started.elapsed().as_secs_f64() * 1000.0;
-        let method = request.method();
-        let path = request.uri().path();
-        let status = response.status().code;
-        match self.format {
-            LogFormat::Text => self.writer.append_with(|line| {
-                crate::leads::store::write_now(line);
-                let _ = writeln!(line, " {method} {path} {status} {milliseconds:.1}ms");
-            }),
-            LogFormat::Json => {
-                let object = json!({ "time": crate::leads::store::now(), "method": method.as_str(),
-                    "path": path.as_str(), "status": status,
-                    "duration_ms": (milliseconds * 10.0).round() / 10.0 });
-                self.writer.append_with(|line| {
-                    let _ = serde_json::to_writer(&mut *line, &object);
-                    line.push(b'\n');
-                });
-            }
-        }
+        self.record(
+            request.method().as_str(),
+            request.uri().path().as_str(),
+            response.status().code,
+            started,
+        );
     }
 
     async fn on_shutdown(&self, _: &rocket::Rocket<rocket::Orbit>) {

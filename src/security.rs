@@ -47,6 +47,11 @@ impl SecurityHeaders {
     }
 }
 
+/// The security headers for every response, HSTS included when `hsts`.
+pub fn headers(hsts: bool) -> impl Iterator<Item = (&'static str, &'static str)> {
+    HEADERS.into_iter().chain(hsts.then_some(HSTS))
+}
+
 #[rocket::async_trait]
 impl Fairing for SecurityHeaders {
     fn info(&self) -> Info {
@@ -57,11 +62,8 @@ impl Fairing for SecurityHeaders {
     }
 
     async fn on_response<'r>(&self, _: &'r Request<'_>, response: &mut Response<'r>) {
-        for (name, value) in HEADERS {
+        for (name, value) in headers(self.hsts) {
             response.set_raw_header(name, value);
-        }
-        if self.hsts {
-            response.set_raw_header(HSTS.0, HSTS.1);
         }
     }
 }

@@ -249,13 +249,20 @@ pub struct Negotiation<'r> {
 
 impl<'r> Negotiation<'r> {
     pub fn from_headers(request: &'r Request<'_>) -> Self {
+        Negotiation::new(
+            request.headers().get("Accept-Encoding"),
+            request.headers().get_one("If-None-Match"),
+        )
+    }
+
+    /// From the values of the request's `Accept-Encoding` headers and its first `If-None-Match`.
+    pub fn new(
+        accept_encoding: impl Iterator<Item = &'r str>,
+        if_none_match: Option<&'r str>,
+    ) -> Self {
         // An encoding is accepted when it (or `*`) is listed with a quality above zero.
         let (mut brotli, mut gzip, mut any) = (false, false, false);
-        for item in request
-            .headers()
-            .get("Accept-Encoding")
-            .flat_map(|value| value.split(','))
-        {
+        for item in accept_encoding.flat_map(|value| value.split(',')) {
             let mut parts = item.split(';');
             let name = parts.next().unwrap_or("").trim();
             let quality = parts
@@ -271,7 +278,7 @@ impl<'r> Negotiation<'r> {
         Negotiation {
             brotli: brotli || any,
             gzip: gzip || any,
-            if_none_match: request.headers().get_one("If-None-Match"),
+            if_none_match,
         }
     }
 }
@@ -520,26 +527,44 @@ fn content_type_for(name: &str, mimetype: &str) -> ContentType {
     })
 }
 
+impl SiteResponse {
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The body to send (none for redirects and 304s).
+    pub fn body(&self) -> Option<&'static [u8]> {
+        self.body
+    }
+
+    /// The response's headers, each at most once, from values made at start (but a redirect's `Location`).
+    pub fn headers(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let cache = self.cache_control.map(|cache_control| {
+            // A file's response depends on the encodings accepted.
+            [
+                ("Vary", "Accept-Encoding"),
+                ("Cache-Control", cache_control),
+            ]
+        });
+        self.content_type
+            .map(|value| ("Content-Type", value))
+            .into_iter()
+            .chain(cache.into_iter().flatten())
+            .chain(
+                self.content_encoding
+                    .map(|value| ("Content-Encoding", value)),
+            )
+            .chain(self.etag.map(|value| ("ETag", value)))
+            .chain(self.location.as_deref().map(|value| ("Location", value)))
+    }
+}
+
 impl<'r> Responder<'r, 'static> for SiteResponse {
     fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
         let mut response = Response::build();
         response.status(self.status);
-        // Each header at most once, from values made at start.
-        if let Some(content_type) = self.content_type {
-            response.raw_header("Content-Type", content_type);
-        }
-        if let Some(cache_control) = self.cache_control {
-            response.raw_header("Vary", "Accept-Encoding");
-            response.raw_header("Cache-Control", cache_control);
-        }
-        if let Some(encoding) = self.content_encoding {
-            response.raw_header("Content-Encoding", encoding);
-        }
-        if let Some(etag) = self.etag {
-            response.raw_header("ETag", etag);
-        }
-        if let Some(location) = self.location {
-            response.raw_header("Location", location);
+        for (name, value) in self.headers() {
+            response.raw_header(name, value.to_string());
         }
         if let Some(body) = self.body {
             // Rocket hands a body to hyper in chunks of 4 KiB by default, each through a channel to the connection's
@@ -553,6 +578,39 @@ impl<'r> Responder<'r, 'static> for SiteResponse {
     }
 }
 
+/// The answer to a GET or HEAD of `path` (as sent, percent-encoded) that is not under `/api`: a page, an asset, a
+/// redirect or an error page. The one implementation behind both the server's own path for the site's files and
+/// Rocket's route, so the two cannot answer differently.
+pub fn respond(
+    path: &str,
+    query: Option<&str>,
+    negotiation: &Negotiation<'_>,
+    overlay: &Overlay,
+) -> SiteResponse {
+    match resolve(path) {
+        Resolution::File(name) => SiteResponse::file(name, Status::Ok, negotiation, true, overlay),
+        Resolution::Redirect(path) => {
+            let location = match query {
+                Some(query) => format!("{path}?{query}"),
+                None => path,
+            };
+            SiteResponse::redirect(location)
+        }
+        Resolution::Error(status, page) => SiteResponse::error(status, page, negotiation, overlay),
+    }
+}
+
+/// Whether a GET of `path` belongs to the site's files rather than to a route of the application (the leads API,
+/// the health check): those are Rocket's.
+pub fn serves(path: &str) -> bool {
+    !(is_api(path) || path == "/healthz")
+}
+
+/// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.
+pub fn is_api(path: &str) -> bool {
+    path == "/api" || path.starts_with("/api/")
+}
+
 /// Every GET (and, through Rocket, HEAD) that no other route takes.
 #[rocket::get("/<_..>", rank = 100)]
 fn page(
@@ -561,26 +619,16 @@ fn page(
     overlay: &State<Overlay>,
 ) -> Result<SiteResponse, Status> {
     let path = origin.path().as_str();
-    if path == "/api" || path.starts_with("/api/") {
+    if is_api(path) {
         // Left to the JSON catchers: programs get JSON, never an HTML page.
         return Err(Status::NotFound);
     }
-    Ok(match resolve(path) {
-        Resolution::File(name) => SiteResponse::file(name, Status::Ok, &negotiation, true, overlay),
-        Resolution::Redirect(path) => {
-            let location = match origin.query() {
-                Some(query) => format!("{path}?{query}"),
-                None => path,
-            };
-            SiteResponse::redirect(location)
-        }
-        Resolution::Error(status, page) => {
-            if status == Status::NotFound {
-                rocket::info!("404 Not Found: {}", origin.path());
-            }
-            SiteResponse::error(status, page, &negotiation, overlay)
-        }
-    })
+    Ok(respond(
+        path,
+        origin.query().map(|query| query.as_str()),
+        &negotiation,
+        overlay,
+    ))
 }
 
 /// Mounts the site and its HTML error pages.

@@ -31,7 +31,7 @@ pub const CONSENT_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.t
 pub const CONSENT_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.txt"));
 
 /// Largest request body accepted; the longest valid contact message is 2,000 characters.
-const BODY_LIMIT_KIB: u64 = 64;
+pub const BODY_LIMIT_KIB: u64 = 64;
 /// A form filled faster than this was filled by a program.
 const FASTEST_HUMAN_MS: u64 = 1500;
 const CONTACTS_PER_EMAIL: usize = 3;
