@@ -35,7 +35,7 @@ use rocket::http::{Header, Status};
 use rocket::local::asynchronous::Client;
 use rocket::tokio;
 use rocket::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use rocket::tokio::net::{TcpListener, TcpStream};
+use rocket::tokio::net::{TcpListener, TcpSocket, TcpStream};
 use rocket::tokio::sync::{Semaphore, watch};
 
 use crate::config::Settings;
@@ -543,9 +543,8 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         .await
         .map_err(|error| format!("could not start: {error}"))?;
     let address = SocketAddr::new(config.address, config.port);
-    let listener = TcpListener::bind(address)
-        .await
-        .map_err(|error| format!("cannot listen on {address}: {error}"))?;
+    let listener =
+        listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
     println!(
         "listening on http://{} (up to {} connections; open files limit {})",
         listener.local_addr().unwrap_or(address),
@@ -609,6 +608,22 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         Err(shared) => shared.log.flush(),
     }
     Ok(())
+}
+
+/// Connections the kernel completes and keeps for us while every permit is taken (it caps this at
+/// `net.core.somaxconn`); beyond it, clients' connection attempts wait and are retried.
+const LISTEN_BACKLOG: u32 = 1024;
+
+/// The listening socket, reusable at once after a restart (like any server's).
+fn listen(address: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if address.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 /// Serves one connection until it ends, breaks a limit, or the server stops.

@@ -22,9 +22,9 @@ pub fn temp_database(label: &str) -> PathBuf {
     dir.join("leads.db")
 }
 
-/// Rocket's default configuration with a test database and quiet logs.
+/// The binary's default configuration with a test database and quiet logs.
 pub fn figment(database: &PathBuf) -> Figment {
-    rocket::Config::figment()
+    truckins::config::figment()
         .merge(("database", database))
         .merge(("log_level", "critical"))
 }

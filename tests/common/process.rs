@@ -72,13 +72,30 @@ pub fn free_port() -> u16 {
 pub fn truckins(dir: &Path) -> Command {
     let mut command = Command::new(BIN);
     command.current_dir(dir).stdin(Stdio::null());
+    without_our_variables(&mut command);
+    command
+}
+
+/// Removes every `ROCKET_*` and `TRUCKINS_*` variable of the tests' environment from `command`'s.
+fn without_our_variables(command: &mut Command) {
     for (name, _) in std::env::vars_os() {
         let text = name.to_string_lossy();
         if text.starts_with("ROCKET_") || text.starts_with("TRUCKINS_") {
             command.env_remove(&name);
         }
     }
-    command
+}
+
+/// [`truckins`] run through `sh` with its limit on open files (soft and hard) set to `open_files` first.
+pub fn truckins_with_open_files(dir: &Path, open_files: u32) -> Command {
+    let mut shell = Command::new("sh");
+    shell.current_dir(dir).stdin(Stdio::null()).args([
+        "-c",
+        &format!("ulimit -n {open_files} && exec \"$0\" \"$@\""),
+        BIN,
+    ]);
+    without_our_variables(&mut shell);
+    shell
 }
 
 /// Polls `child` until it exits or `limit` passes.
@@ -364,6 +381,20 @@ impl Http {
         bytes.extend_from_slice(body.unwrap_or_default());
         self.write_raw(&bytes)?;
         self.read_answer(method == "HEAD")
+    }
+
+    /// Whether the server closes the connection before sending anything more: the end of the stream (or a reset)
+    /// arrives within the read timeout (30 s), and no byte before it.
+    pub fn closed_by_server(&mut self) -> bool {
+        let mut byte = [0u8; 1];
+        match self.reader.read(&mut byte) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(error) => matches!(
+                error.kind(),
+                io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted
+            ),
+        }
     }
 
     /// Writes pre-built request bytes as they are and reads the answer.
