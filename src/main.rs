@@ -44,7 +44,8 @@ enum Command {
         /// Where to write the copy; must not exist yet.
         file: PathBuf,
     },
-    /// Exit 0 if the server on this machine answers GET /healthz with 200 (for container health checks).
+    /// Exit 0 if the server on this machine answers GET /healthz with 200: it answers, and a lead could be stored
+    /// now (for container health checks). Otherwise one line with the reason, and a non-zero exit.
     Healthcheck {
         /// The port the server listens on [default: the configured port].
         #[arg(long)]
@@ -323,7 +324,18 @@ fn healthcheck(figment: &Figment, port: Option<u16>) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     match answer.lines().next() {
         Some(line) if line.contains(" 200 ") => Ok(()),
-        line => Err(format!("unhealthy: {}", line.unwrap_or("no answer"))),
+        line => {
+            // The server's reason, from its JSON body, when it gave one.
+            let reason = answer
+                .split_once("\r\n\r\n")
+                .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok())
+                .and_then(|body| body["reason"].as_str().map(|r| format!(": {r}")))
+                .unwrap_or_default();
+            Err(format!(
+                "unhealthy: {}{reason}",
+                line.unwrap_or("no answer")
+            ))
+        }
     }
 }
 

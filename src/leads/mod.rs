@@ -109,6 +109,14 @@ impl Form {
         }
     }
 
+    /// The error catalogue's description of a failed insert: the quote form's and the contact form's differ.
+    fn failure_message(self) -> &'static str {
+        match self {
+            Form::Quote => "There was an error submitting your request. Please try again.",
+            Form::Contact => "We're experiencing technical difficulties. Please try again later.",
+        }
+    }
+
     fn thank_you(self) -> &'static str {
         match self {
             Form::Quote => "/get-quote/thank-you",
@@ -331,6 +339,9 @@ enum Verdict {
     Dropped,
     Invalid(FieldErrors),
     RateLimited,
+    /// Every connection taken, or the file locked by another program: try again in a moment.
+    Busy,
+    /// The storage cannot take leads (the file gone or replaced, read-only, the disk full or failing).
     Unavailable,
     Failed,
 }
@@ -347,10 +358,12 @@ impl Verdict {
                 Status::TooManyRequests,
                 json!({ "error": "Too Many Attempts", "message": form.rate_limit_message() }),
             ),
-            Verdict::Unavailable => json_error(
+            Verdict::Busy => json_error(
                 Status::ServiceUnavailable,
                 "The server is busy. Please try again in a moment.",
             ),
+            // The error catalogue's words for an insert that failed, per form.
+            Verdict::Unavailable => json_error(Status::ServiceUnavailable, form.failure_message()),
             Verdict::Failed => json_error(
                 Status::InternalServerError,
                 "We're experiencing technical difficulties. Please try again later.",
@@ -379,7 +392,7 @@ impl Verdict {
                     &format!("Too Many Attempts. {}", form.rate_limit_message()),
                 ),
             ),
-            Verdict::Unavailable | Verdict::Failed => Reply::Page(
+            Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
                 Status::ServiceUnavailable,
                 fill_template(
                     form,
@@ -470,8 +483,15 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
             store::find_submission(&pool, form.source(), &submission)
         })
         .await;
-        if let Ok(Ok(Some(id))) = found {
-            return Verdict::Accepted(id);
+        match found {
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id),
+            Ok(Ok(None)) => {}
+            // Not knowing whether it is a repeat, it is not stored again: the client retries later.
+            Ok(Err(error)) => return not_stored(&error),
+            Err(error) => {
+                rocket::error!("lead not stored, task failed: {error}");
+                return Verdict::Failed;
+            }
         }
     }
 
@@ -498,14 +518,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
             return Verdict::Accepted(id);
         }
         Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
-        Ok(Err(error)) if error.is_temporary() => {
-            rocket::error!("lead not stored, database busy: {error}");
-            Verdict::Unavailable
-        }
-        Ok(Err(error)) => {
-            rocket::error!("lead not stored: {error}");
-            Verdict::Failed
-        }
+        Ok(Err(error)) => not_stored(&error),
         Err(error) => {
             rocket::error!("lead not stored, task failed: {error}");
             Verdict::Failed
@@ -517,6 +530,24 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
         leads.per_email.release(email);
     }
     outcome
+}
+
+/// The answer to a lead the store could not take, logged with the reason (one line per request).
+fn not_stored(error: &store::StoreError) -> Verdict {
+    if error.is_temporary() {
+        rocket::error!("lead not stored, database busy: {error}");
+        Verdict::Busy
+    } else if error.is_storage_fault() {
+        match error {
+            // Its message says what happened and what to do.
+            store::StoreError::Gone { .. } => rocket::error!("lead not stored: {error}"),
+            _ => rocket::error!("lead not stored, {}: {error}", error.public_reason()),
+        }
+        Verdict::Unavailable
+    } else {
+        rocket::error!("lead not stored: {error}");
+        Verdict::Failed
+    }
 }
 
 /// A submission id is the client's name for one attempt: absent, or 16 to 100 letters, digits, `-` or `_`. Anything

@@ -145,11 +145,27 @@ impl Server {
     }
 
     /// Spawns `command` (a `serve` that will listen on `port`) and waits until `GET /healthz` answers 200.
-    pub fn spawn(
+    pub fn spawn(command: Command, port: u16, dir: &Path, label: &str) -> Result<Server, String> {
+        Server::spawn_until(command, port, dir, label, |reply| reply.status == 200)
+    }
+
+    /// [`Server::spawn`] for a server that is expected to be unhealthy: it waits for any answer to `GET /healthz`.
+    pub fn spawn_answering(
+        command: Command,
+        port: u16,
+        dir: &Path,
+        label: &str,
+    ) -> Result<Server, String> {
+        Server::spawn_until(command, port, dir, label, |_| true)
+    }
+
+    /// Spawns `command` and waits until an answer to `GET /healthz` satisfies `ready`.
+    fn spawn_until(
         mut command: Command,
         port: u16,
         dir: &Path,
         label: &str,
+        ready: impl Fn(&Reply) -> bool,
     ) -> Result<Server, String> {
         let stdout = dir.join(format!("{label}.stdout"));
         let stderr = dir.join(format!("{label}.stderr"));
@@ -172,9 +188,7 @@ impl Server {
                 ));
             }
             if let Ok(mut http) = Http::connect(port)
-                && http
-                    .get("/healthz", &[])
-                    .is_ok_and(|reply| reply.status == 200)
+                && http.get("/healthz", &[]).is_ok_and(|reply| ready(&reply))
             {
                 return Ok(server);
             }

@@ -1,0 +1,236 @@
+//! Faults met by the running `truckins` binary, each reproduced for real: a child process on a free loopback port,
+//! a real SQLite file, real sockets, real concurrency.
+//!
+//! What these tests prove:
+//! - The database file, its `-wal` and `-shm` deleted under the running server: `/healthz` answers 503 with the
+//!   reason, `truckins healthcheck` exits non-zero, and no lead is acknowledged any more (JSON 503, a repeat of a
+//!   lead stored before included; form posts 503): nothing is written into a file that is gone. The log says
+//!   why. Restarted, the server takes leads again.
+//! - A database file the server cannot write (read-only for the user it runs as): `/healthz` 503 and
+//!   `truckins healthcheck` non-zero; every lead, JSON or form, quote or contact, answers 503, never 500; the
+//!   pages are still served; nothing is stored.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::process::{Reply, Server, TempDir, free_port, truckins};
+use serde_json::{Value, json};
+
+const QUOTE: &str = "/api/leads/quote";
+const CONTACT: &str = "/api/leads/contact";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+fn quote(submission_id: &str) -> Value {
+    json!({
+        "name": "Dana Whitfield",
+        "email": "dana@example.com",
+        "company": "Lone Star Haulers",
+        "insurance_type": "dump",
+        "vehicle_count": 2,
+        "consent": true,
+        "submission_id": submission_id,
+    })
+}
+
+fn contact(submission_id: &str) -> Value {
+    json!({
+        "name": "Luis Ortega",
+        "email": "luis@example.com",
+        "subject": "Certificate of insurance",
+        "message": "Please send a certificate of insurance for my new shipper.",
+        "submission_id": submission_id,
+    })
+}
+
+const QUOTE_FORM: &str =
+    "name=Dana+Whitfield&email=dana%40example.com&insurance_type=dump&vehicle_count=2&consent=on";
+const CONTACT_FORM: &str = "name=Luis+Ortega&email=luis%40example.com&subject=Certificate+please&message=Please+send+a+certificate+of+insurance.";
+
+fn post(server: &Server, path: &str, body: &Value) -> Reply {
+    server.http().post_json(path, body).expect("an answer")
+}
+
+fn post_form(server: &Server, path: &str, body: &str) -> Reply {
+    server
+        .http()
+        .send(
+            "POST",
+            path,
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            Some(body.as_bytes()),
+        )
+        .expect("an answer")
+}
+
+/// The id of a 201 answer; fails the test on anything else.
+fn created(reply: &Reply) -> i64 {
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["id"].as_i64().expect("a 201 body {\"id\": N}")
+}
+
+/// `truckins serve --database <database>` with `args`, run in the database's directory.
+fn serve_command(database: &Path, port: u16, args: &[&str]) -> Command {
+    let mut command = truckins(database.parent().unwrap());
+    command
+        .arg("serve")
+        .arg("--database")
+        .arg(database)
+        .args(args)
+        .args(["--address", "127.0.0.1", "--port", &port.to_string()]);
+    command
+}
+
+/// Asserts a refused lead: 503, a JSON error with `error` and `message`, and no id.
+fn assert_refused_json(reply: &Reply, what: &str) {
+    assert_eq!(reply.status, 503, "{what}: {}", reply.text());
+    let body = reply.json();
+    assert!(body["error"].is_string(), "{what}: {body}");
+    assert!(body["message"].is_string(), "{what}: {body}");
+    assert!(body.get("id").is_none(), "{what}: {body}");
+}
+
+/// Asserts `/healthz` answers 503 with a reason containing `reason`, and `truckins healthcheck` exits non-zero.
+fn assert_unhealthy(server: &Server, dir: &Path, reason: &str) {
+    let reply = server.http().get("/healthz", &[]).expect("an answer");
+    assert_eq!(reply.status, 503, "{}", reply.text());
+    let body = reply.json();
+    assert_eq!(body["status"], "unavailable", "{body}");
+    let said = body["reason"].as_str().unwrap_or_default();
+    assert!(said.contains(reason), "reason {said:?} lacks {reason:?}");
+    let check = truckins(dir)
+        .args(["healthcheck", "--port", &server.port.to_string()])
+        .output()
+        .expect("healthcheck runs");
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(!check.status.success(), "healthcheck exited 0: {stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr:?}");
+    assert!(stderr.contains("503"), "{stderr}");
+}
+
+fn lead_count(database: &Path) -> i64 {
+    rusqlite::Connection::open(database)
+        .expect("the database opens")
+        .query_row("SELECT COUNT(*) FROM leads", [], |row| row.get(0))
+        .expect("a count of the leads")
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The database file deleted or read-only under the server
+// ---------------------------------------------------------------------------------------------------------------
+
+#[test]
+fn a_database_deleted_under_the_server_acknowledges_nothing_more() {
+    let dir = TempDir::new("deleted");
+    let database = dir.path().join("leads.db");
+    let args = [
+        "--database",
+        database.to_str().unwrap(),
+        "--ip-limit",
+        "1000",
+    ];
+    let mut server = Server::start(dir.path(), "deleted", &args);
+    let before = created(&post(&server, QUOTE, &quote("stored-before-deletion")));
+
+    for suffix in ["", "-wal", "-shm"] {
+        let file = PathBuf::from(format!("{}{suffix}", database.display()));
+        fs::remove_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    }
+
+    assert_unhealthy(&server, dir.path(), "deleted");
+    assert_refused_json(
+        &post(&server, QUOTE, &quote("after-deletion-quote")),
+        "a new quote",
+    );
+    assert_refused_json(
+        &post(&server, CONTACT, &contact("after-deletion-contact")),
+        "a new contact message",
+    );
+    // The first answer was given from a file that no longer exists: it is not given again.
+    assert_refused_json(
+        &post(&server, QUOTE, &quote("stored-before-deletion")),
+        "a repeat of a lead of the deleted file",
+    );
+    for (path, body) in [(QUOTE, QUOTE_FORM), (CONTACT, CONTACT_FORM)] {
+        let reply = post_form(&server, path, body);
+        assert_eq!(reply.status, 503, "form post to {path}: {}", reply.text());
+        assert!(reply.text().contains("technical difficulties"));
+    }
+    server.terminate();
+    let log = server.stdout_text() + &server.stderr_text();
+    assert!(
+        log.contains("deleted") && log.contains(&database.display().to_string()),
+        "the log says why, naming the file: {log}"
+    );
+    assert!(!log.contains("panicked"), "{log}");
+
+    // Restarted, the server works on a new file at the configured path.
+    let server = Server::start(dir.path(), "deleted-restarted", &args);
+    let after = created(&post(&server, QUOTE, &quote("after-the-restart")));
+    assert!(after > 0 && before > 0);
+    assert_eq!(lead_count(&database), 1);
+}
+
+/// Whether this test process runs as root (who may write any file, whatever its mode).
+fn running_as_root() -> bool {
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// `nobody`: root's tests run the server as this user, for whom a file of mode 0444 is truly read-only.
+const NOBODY: u32 = 65534;
+
+#[test]
+fn a_read_only_database_answers_503_everywhere_and_never_500() {
+    let dir = TempDir::new("read-only");
+    let database = dir.path().join("leads.db");
+    // A database with one lead, written while it was still writable.
+    let port = free_port();
+    let mut server = Server::spawn(
+        serve_command(&database, port, &[]),
+        port,
+        dir.path(),
+        "writable",
+    )
+    .expect("the server starts");
+    created(&post(&server, QUOTE, &quote("stored-while-writable")));
+    server.terminate();
+
+    fs::set_permissions(&database, fs::Permissions::from_mode(0o444)).unwrap();
+    let port = free_port();
+    let mut command = serve_command(&database, port, &[]);
+    if running_as_root() {
+        std::os::unix::fs::chown(dir.path(), Some(NOBODY), Some(NOBODY)).unwrap();
+        std::os::unix::fs::chown(&database, Some(NOBODY), Some(NOBODY)).unwrap();
+        command.uid(NOBODY).gid(NOBODY);
+    }
+    let mut server = Server::spawn_answering(command, port, dir.path(), "read-only")
+        .expect("the server starts on a read-only database");
+
+    assert_unhealthy(&server, dir.path(), "read-only");
+    assert_refused_json(
+        &post(&server, QUOTE, &quote("while-read-only-1")),
+        "a quote",
+    );
+    assert_refused_json(
+        &post(&server, CONTACT, &contact("while-read-only-2")),
+        "a contact message",
+    );
+    for (path, body) in [(QUOTE, QUOTE_FORM), (CONTACT, CONTACT_FORM)] {
+        let reply = post_form(&server, path, body);
+        assert_eq!(reply.status, 503, "form post to {path}: {}", reply.text());
+    }
+    // The site itself is still served.
+    assert_eq!(server.http().get("/", &[]).unwrap().status, 200);
+    server.terminate();
+    let log = server.stdout_text() + &server.stderr_text();
+    assert!(log.contains("read-only"), "the log says why: {log}");
+    assert!(!log.contains("panicked"), "{log}");
+    assert_eq!(lead_count(&database), 1, "nothing was stored, nothing lost");
+}
