@@ -9,6 +9,8 @@
 //! - A database file the server cannot write (read-only for the user it runs as): `/healthz` 503 and
 //!   `truckins healthcheck` non-zero; every lead, JSON or form, quote or contact, answers 503, never 500; the
 //!   pages are still served; nothing is stored.
+//! - Twenty copies of one submission sent at the same instant, by an address with two submissions left of its
+//!   limit: all twenty answer 201 with the same id, one lead is stored, and the address has exactly one left.
 
 mod common;
 
@@ -17,6 +19,8 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Barrier};
+use std::thread;
 
 use common::process::{Reply, Server, TempDir, free_port, truckins};
 use serde_json::{Value, json};
@@ -233,4 +237,57 @@ fn a_read_only_database_answers_503_everywhere_and_never_500() {
     assert!(log.contains("read-only"), "the log says why: {log}");
     assert!(!log.contains("panicked"), "{log}");
     assert_eq!(lead_count(&database), 1, "nothing was stored, nothing lost");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Concurrent copies of one submission
+// ---------------------------------------------------------------------------------------------------------------
+
+#[test]
+fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
+    const COPIES: usize = 20;
+    let dir = TempDir::new("copies");
+    let database = dir.path().join("leads.db");
+    let server = Server::start(
+        dir.path(),
+        "copies",
+        &["--database", database.to_str().unwrap(), "--ip-limit", "3"],
+    );
+    // One submission spent: two are left.
+    created(&post(&server, QUOTE, &quote("copies-first-distinct")));
+
+    // Every copy is on its own connection with all but the last byte sent, so all of them reach the server at the
+    // same instant when the barrier opens.
+    let body = quote("copies-of-one-submission").to_string();
+    let request = format!(
+        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let barrier = Arc::new(Barrier::new(COPIES));
+    let threads: Vec<_> = (0..COPIES)
+        .map(|_| {
+            let (barrier, request) = (Arc::clone(&barrier), request.clone());
+            let mut http = server.http();
+            thread::spawn(move || {
+                let (head, last) = request.as_bytes().split_at(request.len() - 1);
+                http.write_raw(head).expect("the request is sent");
+                barrier.wait();
+                http.send_raw(last).expect("an answer")
+            })
+        })
+        .collect();
+    let replies: Vec<Reply> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    assert!(
+        statuses.iter().all(|s| *s == 201),
+        "every copy answers 201: {statuses:?}"
+    );
+    let ids: Vec<i64> = replies.iter().map(created).collect();
+    assert!(ids.iter().all(|id| *id == ids[0]), "one id: {ids:?}");
+    assert_eq!(lead_count(&database), 2);
+
+    // The copies spent exactly one slot: one more submission fits, the next does not.
+    created(&post(&server, QUOTE, &quote("copies-second-distinct")));
+    let refused = post(&server, QUOTE, &quote("copies-third-distinct"));
+    assert_eq!(refused.status, 429, "{}", refused.text());
 }

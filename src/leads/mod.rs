@@ -1,6 +1,7 @@
 //! Leads: the quote and contact forms' API. A submission flows through
-//! body (JSON or urlencoded, size-capped) -> spam checks (honeypot, too fast) -> repeat check (`submission_id`)
-//! -> validation ([`validate`]) -> rate limits ([`limits`]) -> storage ([`store`], committed) -> answer.
+//! body (JSON or urlencoded, size-capped) -> spam checks (honeypot, too fast) -> validation ([`validate`]) ->
+//! copies of one `submission_id` one at a time -> repeat check (the first answer again) -> rate limits ([`limits`])
+//! -> storage ([`store`], committed) -> answer.
 //! Programs get JSON (201 / 422 / 429 / 4xx); a browser without JavaScript posts a plain form and gets a page:
 //! 303 to a thank-you page, or the form again with the errors beside the fields and what was typed kept.
 
@@ -22,7 +23,7 @@ use rocket::{State, post};
 
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::site::SiteFiles;
-use limits::RateLimiter;
+use limits::{OneAtATime, RateLimiter};
 use store::{DbPool, Lead, Stored};
 use validate::{FieldErrors, RawFields};
 
@@ -45,6 +46,8 @@ pub struct Leads {
     ip_limit: usize,
     per_ip: RateLimiter,
     per_email: RateLimiter,
+    /// Copies of one submission, one at a time.
+    submissions: OneAtATime,
 }
 
 pub fn stage() -> AdHoc {
@@ -79,6 +82,7 @@ pub fn stage() -> AdHoc {
             ip_limit: settings.ip_limit,
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
+            submissions: OneAtATime::default(),
         };
         Ok(rocket
             .manage(leads)
@@ -476,6 +480,17 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     lead.referrer = fields.optional("referrer", 2000);
     lead.landing_page = fields.optional("landing_page", 2000);
 
+    // Copies of a submission that arrive together wait for the first to be stored (or refused): each then finds
+    // the stored lead below and is answered with its id, spending no slot. Held until the answer is decided.
+    let _turn = match &lead.submission_id {
+        Some(submission) => Some(
+            leads
+                .submissions
+                .turn(format!("{}:{submission}", form.source()))
+                .await,
+        ),
+        None => None,
+    };
     // A repeat is answered with the first answer and takes no rate-limit slot.
     if let Some(submission) = lead.submission_id.clone() {
         let pool = leads.pool.clone();
