@@ -425,12 +425,9 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
             out,
             "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
             lead.id,
-            lead.created_at
-                .get(..19)
-                .unwrap_or(&lead.created_at)
-                .replace('T', " "),
-            lead.source,
-            lead.status,
+            clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
+            clip(&lead.source, 8),
+            clip(&lead.status, 9),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
             clip(&about, 40)
@@ -442,18 +439,11 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
     out.flush()
 }
 
+/// `text` on one line of at most `width` characters. Whatever a visitor typed (or an older version stored) is shown
+/// as text, never as terminal control sequences: line breaks and tabs as spaces, other control and bidirectional
+/// characters as U+FFFD.
 fn clip(text: &str, width: usize) -> String {
-    // Whatever a visitor typed is shown as text, never as terminal control sequences.
-    let text: String = text
-        .chars()
-        .map(|c| {
-            if truckins::leads::validate::is_invisible_control(c) {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
+    let text = export::printable(text).replace(['\n', '\t'], " ");
     let text = text.as_str();
     if text.chars().count() <= width {
         text.to_string()

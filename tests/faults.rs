@@ -11,6 +11,10 @@
 //!   pages are still served; nothing is stored.
 //! - Twenty copies of one submission sent at the same instant, by an address with two submissions left of its
 //!   limit: all twenty answer 201 with the same id, one lead is stored, and the address has exactly one left.
+//! - Tracking fields (`utm_*`, `gclid`, `referrer`, `landing_page`, `page_url`) and the browser's `User-Agent`
+//!   are stored without control or bidirectional characters and within their length bounds; and `leads list`, the
+//!   CSV export and the JSON export of rows that do hold such characters (stored by an older version) print none
+//!   of them raw: the JSON export escapes them (and still reads back as stored), the others show U+FFFD.
 
 mod common;
 
@@ -18,7 +22,7 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
@@ -290,4 +294,188 @@ fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
     created(&post(&server, QUOTE, &quote("copies-second-distinct")));
     let refused = post(&server, QUOTE, &quote("copies-third-distinct"));
     assert_eq!(refused.status, 429, "{}", refused.text());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Control and bidirectional characters
+// ---------------------------------------------------------------------------------------------------------------
+
+/// A character a terminal or a text viewer acts on instead of showing: C0 controls other than tab and line feed,
+/// DEL, C1 controls and the bidirectional controls.
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The unsafe characters of `text`, a CRLF line ending (CSV's row end) allowed.
+fn unsafe_chars(text: &str) -> Vec<char> {
+    text.replace("\r\n", "\n")
+        .chars()
+        .filter(|c| is_unsafe(*c))
+        .collect()
+}
+
+#[test]
+fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
+    let dir = TempDir::new("controls");
+    let database = dir.path().join("leads.db");
+    let server = Server::start(
+        dir.path(),
+        "controls",
+        &[
+            "--database",
+            database.to_str().unwrap(),
+            "--ip-limit",
+            "1000",
+        ],
+    );
+    let mut body = quote("tracking-with-controls");
+    let long = "u".repeat(300);
+    let long_url = format!("https://www.example.com/{}", "p".repeat(3000));
+    let sent = [
+        ("utm_source", "\u{1b}[2J\u{1b}[31mgoogle\u{1b}[0m"),
+        ("utm_medium", "cpc\u{202E}evil\u{202C}"),
+        ("utm_campaign", "spring\u{9b}31m sale"),
+        ("utm_term", "truck\rinsurance\u{7}"),
+        ("utm_content", &long),
+        ("gclid", "abc\u{0}def\u{200F}"),
+        ("referrer", "https://ref.example/\u{1b}]0;title\u{7}x"),
+        (
+            "landing_page",
+            "https://www.example.com/\u{2066}dump\u{2069}",
+        ),
+        ("page_url", &long_url),
+    ];
+    for (field, value) in sent {
+        body[field] = json!(value);
+    }
+    // Written by hand: the test client sends a User-Agent of its own with every request it builds.
+    let body_text = body.to_string();
+    let request = format!(
+        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         User-Agent: Mozilla/5.0 \u{202E}gnp.exe\u{202C} \u{85}x\r\nContent-Length: {}\r\n\r\n{body_text}",
+        body_text.len()
+    );
+    let reply = server
+        .http()
+        .send_raw(request.as_bytes())
+        .expect("an answer");
+    let id = created(&reply);
+
+    let connection = rusqlite::Connection::open(&database).unwrap();
+    let stored = |column: &str| -> String {
+        connection
+            .query_row(
+                &format!("SELECT {column} FROM leads WHERE id = ?1"),
+                [id],
+                |row| row.get(0),
+            )
+            .unwrap()
+    };
+    for (column, expected) in [
+        ("utm_source", "[2J[31mgoogle[0m"),
+        ("utm_medium", "cpcevil"),
+        ("utm_campaign", "spring31m sale"),
+        ("utm_term", "truckinsurance"),
+        ("gclid", "abcdef"),
+        ("referrer", "https://ref.example/]0;titlex"),
+        ("landing_page", "https://www.example.com/dump"),
+    ] {
+        assert_eq!(stored(column), expected, "{column}");
+    }
+    assert_eq!(stored("utm_content"), "u".repeat(200), "utm_* at most 200");
+    assert_eq!(
+        stored("page_url").chars().count(),
+        2000,
+        "URLs at most 2000"
+    );
+    let user_agent = stored("user_agent");
+    assert_eq!(user_agent, "Mozilla/5.0 gnp.exe x", "the header is cleaned too");
+    drop(server);
+
+    // A row an older version stored with such characters in every text column.
+    let nasty = "a\u{1b}[31mb\u{9b}c\u{202E}d\u{7f}e\rf\u{0}g\u{2066}h";
+    let columns = [
+        "created_at",
+        "name",
+        "email",
+        "phone",
+        "company",
+        "insurance_type",
+        "dot_number",
+        "subject",
+        "message",
+        "consent_text",
+        "consent_version",
+        "consent_at",
+        "ip",
+        "user_agent",
+        "page_url",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_term",
+        "utm_content",
+        "gclid",
+        "referrer",
+        "landing_page",
+        "submission_id",
+    ];
+    connection
+        .execute(
+            &format!(
+                "INSERT INTO leads (source, status, {}) VALUES ('quote', 'new', {})",
+                columns.join(", "),
+                vec!["?1"; columns.len()].join(", ")
+            ),
+            [nasty],
+        )
+        .expect("the old row is stored");
+    let old_id: i64 = connection
+        .query_row("SELECT MAX(id) FROM leads", [], |row| row.get(0))
+        .unwrap();
+    assert!(old_id > id, "the old row is stored");
+    drop(connection);
+
+    let run = |args: &[&str]| -> String {
+        let output: Output = truckins(dir.path())
+            .arg("--database")
+            .arg(&database)
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("UTF-8 output")
+    };
+    let list = run(&["leads", "list"]);
+    assert_eq!(
+        unsafe_chars(&list),
+        Vec::<char>::new(),
+        "leads list: {list:?}"
+    );
+    assert!(list.contains("a�[31mb�c�d�e�f�g�h"), "{list}");
+    let csv = run(&["leads", "export", "--format", "csv"]);
+    assert_eq!(
+        unsafe_chars(&csv),
+        Vec::<char>::new(),
+        "CSV export: {csv:?}"
+    );
+    assert!(csv.contains("a�[31mb�c�d�e�f�g�h"), "{csv}");
+    let json_text = run(&["leads", "export", "--format", "json"]);
+    assert_eq!(
+        unsafe_chars(&json_text),
+        Vec::<char>::new(),
+        "JSON export: {json_text:?}"
+    );
+    let json: Value = serde_json::from_str(&json_text).expect("the JSON export parses");
+    assert_eq!(json[0]["id"], old_id);
+    assert_eq!(
+        json[0]["name"], nasty,
+        "the JSON export escapes, it loses nothing"
+    );
+    assert_eq!(json[0]["utm_source"], nasty);
 }

@@ -189,7 +189,7 @@ impl<'r> FromRequest<'r> for Visit {
             request
                 .headers()
                 .get_one(name)
-                .map(|v| v.chars().take(500).collect())
+                .and_then(|value| validate::clean_line(value, 500))
         };
         Outcome::Success(Visit {
             ip,
@@ -467,6 +467,8 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     lead.created_at = now;
     lead.ip = Some(ip.clone());
     lead.user_agent = visit.user_agent.clone();
+    // Attribution as sent, without control or bidirectional characters: URLs at most 2000 characters, the
+    // campaign fields 200 (longer ones are cut, never a reason to refuse a lead).
     lead.page_url = fields
         .optional("page_url", 2000)
         .or_else(|| visit.referer.clone());
