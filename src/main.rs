@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::net::IpAddr;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,6 +41,7 @@ enum Command {
     #[command(subcommand)]
     Leads(LeadsCommand),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
+    /// The copy is readable by its owner only.
     Backup {
         /// Where to write the copy; must not exist yet.
         file: PathBuf,
@@ -89,7 +91,7 @@ enum LeadsCommand {
         /// Only leads with this status.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
         status: Option<String>,
-        /// Write to this file instead of standard output.
+        /// Write to this file instead of standard output (a new file is readable by its owner only).
         #[arg(long)]
         output: Option<PathBuf>,
     },
@@ -270,6 +272,9 @@ fn copy_database(
     let _ = std::fs::remove_file(target);
     let started = std::time::Instant::now();
     let source = pool.get().map_err(|e| e.to_string())?;
+    // A copy of every lead: readable by its owner only, like the database.
+    store::create_private(target)
+        .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let mut copy = rusqlite::Connection::open(target)
         .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let backup = rusqlite::backup::Backup::new(&source, &mut copy).map_err(|e| e.to_string())?;
@@ -355,8 +360,14 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             };
             let leads = store::list(&pool, &filter).map_err(|e| e.to_string())?;
             let mut out: Box<dyn Write> = match &output {
+                // Created readable by its owner only, whatever the umask: it holds every lead's contact details.
                 Some(file) => Box::new(
-                    std::fs::File::create(file)
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .mode(0o600)
+                        .open(file)
                         .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
                 ),
                 None => Box::new(std::io::stdout().lock()),

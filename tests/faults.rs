@@ -15,6 +15,8 @@
 //!   are stored without control or bidirectional characters and within their length bounds; and `leads list`, the
 //!   CSV export and the JSON export of rows that do hold such characters (stored by an older version) print none
 //!   of them raw: the JSON export escapes them (and still reads back as stored), the others show U+FFFD.
+//! - Under a `umask` of 022, the database, its `-wal` and `-shm`, an export written with `--output` and a backup
+//!   are created readable by their owner only (0600).
 
 mod common;
 
@@ -26,7 +28,7 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use common::process::{Reply, Server, TempDir, free_port, truckins};
+use common::process::{Reply, Server, TempDir, free_port, truckins, with_umask};
 use serde_json::{Value, json};
 
 const QUOTE: &str = "/api/leads/quote";
@@ -390,7 +392,10 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "URLs at most 2000"
     );
     let user_agent = stored("user_agent");
-    assert_eq!(user_agent, "Mozilla/5.0 gnp.exe x", "the header is cleaned too");
+    assert_eq!(
+        user_agent, "Mozilla/5.0 gnp.exe x",
+        "the header is cleaned too"
+    );
     drop(server);
 
     // A row an older version stored with such characters in every text column.
@@ -478,4 +483,73 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "the JSON export escapes, it loses nothing"
     );
     assert_eq!(json[0]["utm_source"], nasty);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// File modes
+// ---------------------------------------------------------------------------------------------------------------
+
+fn mode(path: &Path) -> u32 {
+    fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+#[test]
+fn lead_files_are_private_whatever_the_umask() {
+    let dir = TempDir::new("modes");
+    let database = dir.path().join("leads.db");
+    let port = free_port();
+    let server = Server::spawn(
+        with_umask(&serve_command(&database, port, &[]), "022"),
+        port,
+        dir.path(),
+        "modes",
+    )
+    .expect("the server starts");
+    created(&post(&server, QUOTE, &quote("private-files-lead")));
+    for suffix in ["", "-wal", "-shm"] {
+        let file = PathBuf::from(format!("{}{suffix}", database.display()));
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+
+    let export = dir.path().join("leads.csv");
+    let backup = dir.path().join("backup.db");
+    for args in [
+        vec![
+            "leads",
+            "export",
+            "--format",
+            "csv",
+            "--output",
+            export.to_str().unwrap(),
+        ],
+        vec!["backup", backup.to_str().unwrap()],
+    ] {
+        let mut command = truckins(dir.path());
+        command.arg("--database").arg(&database).args(&args);
+        let output = with_umask(&command, "022")
+            .output()
+            .expect("the binary runs");
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert_eq!(mode(&export), 0o600, "the export");
+    assert_eq!(mode(&backup), 0o600, "the backup");
+    assert!(
+        fs::read_to_string(&export)
+            .unwrap()
+            .contains("private-files-lead")
+    );
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -11,6 +11,7 @@ pub mod store;
 pub mod validate;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use rocket::data::{Data, ToByteUnit};
@@ -77,6 +78,16 @@ pub fn stage() -> AdHoc {
             }
         };
         rocket::info!("leads database: {}", settings.database.display());
+        // A database created by this program is private (store::create_private); one made otherwise may not be.
+        if let Ok(found) = std::fs::metadata(&settings.database)
+            && found.permissions().mode() & 0o077 != 0
+        {
+            rocket::warn!(
+                "the leads database {} can be read by other users of this machine (mode {:o}): chmod 600 it",
+                settings.database.display(),
+                found.permissions().mode() & 0o777
+            );
+        }
         let leads = Leads {
             pool,
             ip_limit: settings.ip_limit,

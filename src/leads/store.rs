@@ -8,7 +8,7 @@
 //! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
 //! write would be taken, without leaving anything behind.
 
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -240,6 +240,13 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
             )
         })?;
     }
+    // Created here rather than by SQLite, so that it is private whatever the umask.
+    create_private(path).map_err(|e| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("cannot create {}: {e}", path.display())),
+        )
+    })?;
     // One connection first: SQLite's own error (not a database, read-only, locked) surfaces here as itself,
     // instead of as a pool that never fills; the schema is brought up to date before anyone else connects.
     let mut first = rusqlite::Connection::open(path)?;
@@ -271,6 +278,31 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
             wal: journal_mode.eq_ignore_ascii_case("wal"),
         }),
     })
+}
+
+/// Creates `path` as an empty file readable and writable by its owner only (0600), whatever the umask, unless it
+/// exists already (then it is left as it is); returns whether it was created. Leads hold names, e-mail addresses,
+/// phone numbers and IP addresses. An empty file is an empty SQLite database, and SQLite gives the `-wal`, `-shm`
+/// and journal files it creates beside a database the database file's mode.
+///
+/// Only for a file no SQLite connection of this process has open: closing another descriptor of an open
+/// database would drop the locks SQLite holds on it (POSIX record locks belong to the process, per file).
+pub fn create_private(path: &Path) -> std::io::Result<bool> {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(file) => {
+            // The mode given to open(2) is still narrowed by the umask (an odd one like 0277 would leave the file
+            // unwritable): set it outright.
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            Ok(true)
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) => Err(error),
+    }
 }
 
 /// Durable settings for every connection: WAL, a sync to disk at each commit, and waiting (not failing) on locks.
@@ -635,6 +667,26 @@ mod tests {
                 "the database file was replaced while the server was running"
             );
         }
+    }
+
+    #[test]
+    fn a_new_database_is_private_and_an_existing_one_keeps_its_mode() {
+        let path = temp_db("private");
+        let pool = open(&path, 1).unwrap();
+        insert(&pool, &lead(None)).unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = std::fs::metadata(sibling(&path, suffix))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{suffix}");
+        }
+        drop(pool);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        assert!(!create_private(&path).unwrap());
+        drop(open(&path, 1).unwrap());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "the owner's choice");
     }
 
     #[test]

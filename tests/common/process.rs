@@ -81,6 +81,28 @@ pub fn truckins(dir: &Path) -> Command {
     command
 }
 
+/// `command` run through `sh` with the file-creation mask set first, the way a shell or a container runtime
+/// without `UMask=` would start it (same program, arguments, directory and environment).
+pub fn with_umask(command: &Command, umask: &str) -> Command {
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(command.get_program())
+        .args(command.get_args())
+        .stdin(Stdio::null());
+    if let Some(dir) = command.get_current_dir() {
+        shell.current_dir(dir);
+    }
+    for (name, value) in command.get_envs() {
+        match value {
+            Some(value) => shell.env(name, value),
+            None => shell.env_remove(name),
+        };
+    }
+    shell
+}
+
 /// Polls `child` until it exits or `limit` passes.
 pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let deadline = Instant::now() + limit;
