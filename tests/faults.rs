@@ -17,6 +17,8 @@
 //!   of them raw: the JSON export escapes them (and still reads back as stored), the others show U+FFFD.
 //! - Under a `umask` of 022, the database, its `-wal` and `-shm`, an export written with `--output` and a backup
 //!   are created readable by their owner only (0600).
+//! - An `elapsed_ms` that is not a whole non-negative number (-1, 1.0, 1e3, "abc", "+2000") counts as filled in
+//!   too fast: answered like a success, stored nowhere, as for 300 ms; a whole 1500 is a person.
 
 mod common;
 
@@ -552,4 +554,63 @@ fn lead_files_are_private_whatever_the_umask() {
         .filter(|name| name.contains("partial"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The too-fast check
+// ---------------------------------------------------------------------------------------------------------------
+
+#[test]
+fn an_elapsed_time_that_is_not_a_whole_number_counts_as_too_fast() {
+    let dir = TempDir::new("elapsed");
+    let database = dir.path().join("leads.db");
+    let server = Server::start(
+        dir.path(),
+        "elapsed",
+        &[
+            "--database",
+            database.to_str().unwrap(),
+            "--ip-limit",
+            "1000",
+        ],
+    );
+    // Raw JSON texts, so numbers are sent exactly as written (1.0 and 1e3 stay what they are).
+    let cases = [
+        "-1",
+        "1.0",
+        "1e3",
+        "\"abc\"",
+        "\"+2000\"",
+        "\"1500.5\"",
+        "300",
+        "-0",
+    ];
+    for (n, elapsed) in cases.iter().enumerate() {
+        let mut body = quote(&format!("elapsed-case-{n:04}-spam"));
+        body["elapsed_ms"] = json!("PLACEHOLDER");
+        let text = body.to_string().replace("\"PLACEHOLDER\"", elapsed);
+        let reply = server
+            .http()
+            .send(
+                "POST",
+                QUOTE,
+                &[("Content-Type", "application/json")],
+                Some(text.as_bytes()),
+            )
+            .expect("an answer");
+        assert_eq!(reply.status, 201, "elapsed_ms {elapsed}: {}", reply.text());
+        assert_eq!(
+            reply.json(),
+            json!({ "id": 0 }),
+            "elapsed_ms {elapsed}: dropped"
+        );
+    }
+    let form = post_form(&server, QUOTE, &format!("{QUOTE_FORM}&elapsed_ms=-1"));
+    assert_eq!(form.status, 303, "{}", form.text());
+    assert_eq!(lead_count(&database), 0, "nothing stored");
+
+    let mut person = quote("elapsed-person-000001");
+    person["elapsed_ms"] = json!(1500);
+    assert!(created(&post(&server, QUOTE, &person)) > 0);
+    assert_eq!(lead_count(&database), 1);
 }

@@ -430,12 +430,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
         );
         return Verdict::Dropped;
     }
-    if fields
-        .get("elapsed_ms")
-        .trim()
-        .parse::<u64>()
-        .is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
-    {
+    if is_too_fast(fields.get("elapsed_ms")) {
         rocket::warn!(
             "dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms",
             form.source()
@@ -576,6 +571,22 @@ fn not_stored(error: &store::StoreError) -> Verdict {
         rocket::error!("lead not stored: {error}");
         Verdict::Failed
     }
+}
+
+/// Whether `elapsed_ms` says the form was filled by a program. Our forms send the whole milliseconds since the page
+/// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
+/// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
+/// fast: treating it as absent would let a bot skip the check by sending garbage.
+fn is_too_fast(elapsed_ms: &str) -> bool {
+    let text = elapsed_ms.trim();
+    if text.is_empty() {
+        return false;
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    // Only digits: a number too large for u64 is a very slow person.
+    text.parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
 }
 
 /// A submission id is the client's name for one attempt: absent, or 16 to 100 letters, digits, `-` or `_`. Anything
@@ -770,6 +781,18 @@ mod tests {
         assert!(check_submission_id(with("short")).is_err());
         assert!(check_submission_id(with(&"a".repeat(101))).is_err());
         assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
+    }
+
+    #[test]
+    fn only_a_whole_number_of_milliseconds_can_be_slow_enough() {
+        for fast in [
+            "0", "300", "1499", "-1", "1.0", "1500.0", "1e3", "abc", "+2000", "-0", "0x7d0",
+        ] {
+            assert!(is_too_fast(fast), "{fast:?}");
+        }
+        for person in ["", "  ", "1500", " 2000 ", "99999999999999999999999"] {
+            assert!(!is_too_fast(person), "{person:?}");
+        }
     }
 
     #[test]
