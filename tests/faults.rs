@@ -64,7 +64,8 @@ fn contact(submission_id: &str) -> Value {
 
 const QUOTE_FORM: &str =
     "name=Dana+Whitfield&email=dana%40example.com&insurance_type=dump&vehicle_count=2&consent=on";
-const CONTACT_FORM: &str = "name=Luis+Ortega&email=luis%40example.com&subject=Certificate+please&message=Please+send+a+certificate+of+insurance.";
+const CONTACT_FORM: &str = "name=Luis+Ortega&email=luis%40example.com&subject=Certificate+please\
+                            &message=Please+send+a+certificate+of+insurance.";
 
 fn post(server: &Server, path: &str, body: &Value) -> Reply {
     server.http().post_json(path, body).expect("an answer")
@@ -268,7 +269,8 @@ fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
     // same instant when the barrier opens.
     let body = quote("copies-of-one-submission").to_string();
     let request = format!(
-        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     let barrier = Arc::new(Barrier::new(COPIES));
