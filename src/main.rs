@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::net::IpAddr;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,11 +41,13 @@ enum Command {
     #[command(subcommand)]
     Leads(LeadsCommand),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
+    /// The copy is readable by its owner only.
     Backup {
         /// Where to write the copy; must not exist yet.
         file: PathBuf,
     },
-    /// Exit 0 if the server on this machine answers GET /healthz with 200 (for container health checks).
+    /// Exit 0 if the server on this machine answers GET /healthz with 200: it answers, and a lead could be stored
+    /// now (for container health checks). Otherwise one line with the reason, and a non-zero exit.
     Healthcheck {
         /// The port the server listens on [default: the configured port].
         #[arg(long)]
@@ -88,7 +91,7 @@ enum LeadsCommand {
         /// Only leads with this status.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
         status: Option<String>,
-        /// Write to this file instead of standard output.
+        /// Write to this file instead of standard output (a new file is readable by its owner only).
         #[arg(long)]
         output: Option<PathBuf>,
     },
@@ -266,6 +269,9 @@ fn copy_database(
     let _ = std::fs::remove_file(target);
     let started = std::time::Instant::now();
     let source = pool.get().map_err(|e| e.to_string())?;
+    // A copy of every lead: readable by its owner only, like the database.
+    store::create_private(target)
+        .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let mut copy = rusqlite::Connection::open(target)
         .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let backup = rusqlite::backup::Backup::new(&source, &mut copy).map_err(|e| e.to_string())?;
@@ -320,7 +326,18 @@ fn healthcheck(figment: &Figment, port: Option<u16>) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     match answer.lines().next() {
         Some(line) if line.contains(" 200 ") => Ok(()),
-        line => Err(format!("unhealthy: {}", line.unwrap_or("no answer"))),
+        line => {
+            // The server's reason, from its JSON body, when it gave one.
+            let reason = answer
+                .split_once("\r\n\r\n")
+                .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok())
+                .and_then(|body| body["reason"].as_str().map(|r| format!(": {r}")))
+                .unwrap_or_default();
+            Err(format!(
+                "unhealthy: {}{reason}",
+                line.unwrap_or("no answer")
+            ))
+        }
     }
 }
 
@@ -340,8 +357,14 @@ fn leads(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             };
             let leads = store::list(&pool, &filter).map_err(|e| e.to_string())?;
             let mut out: Box<dyn Write> = match &output {
+                // Created readable by its owner only, whatever the umask: it holds every lead's contact details.
                 Some(file) => Box::new(
-                    std::fs::File::create(file)
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .mode(0o600)
+                        .open(file)
                         .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
                 ),
                 None => Box::new(std::io::stdout().lock()),
@@ -410,12 +433,9 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
             out,
             "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
             lead.id,
-            lead.created_at
-                .get(..19)
-                .unwrap_or(&lead.created_at)
-                .replace('T', " "),
-            lead.source,
-            lead.status,
+            clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
+            clip(&lead.source, 8),
+            clip(&lead.status, 9),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
             clip(&about, 40)
@@ -427,18 +447,11 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
     out.flush()
 }
 
+/// `text` on one line of at most `width` characters. Whatever a visitor typed (or an older version stored) is shown
+/// as text, never as terminal control sequences: line breaks and tabs as spaces, other control and bidirectional
+/// characters as U+FFFD.
 fn clip(text: &str, width: usize) -> String {
-    // Whatever a visitor typed is shown as text, never as terminal control sequences.
-    let text: String = text
-        .chars()
-        .map(|c| {
-            if truckins::leads::validate::is_invisible_control(c) {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
+    let text = export::printable(text).replace(['\n', '\t'], " ");
     let text = text.as_str();
     if text.chars().count() <= width {
         text.to_string()

@@ -1,4 +1,4 @@
-//! Running in production: `GET /healthz` (the process answers and the database does too) and a request log with
+//! Running in production: `GET /healthz` (the process answers and a lead could be stored now) and a request log with
 //! method, path, status and duration for every request (text or JSON lines). The log never holds a lead's content:
 //! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
 //! request, and every line is out by the time the server has stopped.
@@ -17,35 +17,34 @@ use rocket::{Data, Request, Response, State, get};
 use crate::config::LogFormat;
 use crate::leads::Leads;
 
+/// 200 only if a lead could be stored now: the database takes a write (in a transaction rolled back at once, so
+/// nothing is left behind; a read-only database fails here) and the file written is still the file at the
+/// configured path (not deleted or replaced under the server). Otherwise 503 with the reason in words, and the
+/// details (the path, SQLite's message) in the log.
 #[get("/healthz")]
 async fn healthz(leads: &State<Leads>) -> (Status, Json<Value>) {
     let pool = leads.pool.clone();
-    let checked = rocket::tokio::task::spawn_blocking(move || {
-        let connection = pool.get().map_err(|e| e.to_string())?;
-        connection
-            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |row| {
-                row.get::<_, i64>(0)
-            })
-            .map_err(|e| e.to_string())
-    })
-    .await;
+    let checked =
+        rocket::tokio::task::spawn_blocking(move || crate::leads::store::probe(&pool)).await;
     match checked {
-        Ok(Ok(_)) => (
+        Ok(Ok(())) => (
             Status::Ok,
             Json(json!({ "status": "ok", "database": "ok" })),
         ),
         Ok(Err(error)) => {
-            rocket::error!("health check: the database does not answer: {error}");
+            rocket::error!("health check: leads cannot be stored: {error}");
             (
                 Status::ServiceUnavailable,
-                Json(json!({ "status": "unavailable", "database": "unavailable" })),
+                Json(json!({ "status": "unavailable", "database": "unavailable",
+                    "reason": error.public_reason() })),
             )
         }
         Err(error) => {
             rocket::error!("health check failed: {error}");
             (
                 Status::ServiceUnavailable,
-                Json(json!({ "status": "unavailable", "database": "unknown" })),
+                Json(json!({ "status": "unavailable", "database": "unknown",
+                    "reason": "the health check failed" })),
             )
         }
     }

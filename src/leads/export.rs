@@ -1,10 +1,16 @@
 //! Lead export for the CLI: RFC 4180 CSV that is safe to open in a spreadsheet, or JSON.
 //! A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return could run as a formula in a spreadsheet,
 //! so it is prefixed with an apostrophe (OWASP's advice for CSV injection).
+//!
+//! Both are also safe to print in a terminal, whatever an older version stored: no control character (other than
+//! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
+//! it as a `\uXXXX` escape, so the value reads back as stored.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use super::store::{COLUMNS, Lead};
+use super::validate::is_invisible_control;
 
 pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
     write_row(out, COLUMNS.iter().map(|c| c.to_string()))?;
@@ -14,7 +20,7 @@ pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
             out,
             COLUMNS.iter().map(|column| match &value[*column] {
                 serde_json::Value::Null => String::new(),
-                serde_json::Value::String(text) => text.clone(),
+                serde_json::Value::String(text) => printable(text).into_owned(),
                 other => other.to_string(),
             }),
         )?;
@@ -23,8 +29,35 @@ pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 pub fn write_json(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, leads)?;
+    let text = serde_json::to_string_pretty(leads)?;
+    // serde_json escapes C0 controls itself and writes DEL, C1 controls and bidirectional controls as they are.
+    // Such characters can only stand inside strings (the rest of the text is ASCII punctuation, digits, letters,
+    // spaces and line feeds), where `\uXXXX` means the same character.
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\u{7f}' || (!c.is_ascii() && is_invisible_control(c)) {
+            escaped.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            escaped.push(c);
+        }
+    }
+    out.write_all(escaped.as_bytes())?;
     writeln!(out)
+}
+
+/// `text` as it may be printed: a CRLF becomes a line feed, and every other control character but tab and line
+/// feed, and every bidirectional control, becomes U+FFFD (so that something was there stays visible).
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let is_unsafe = |c: char| c != '\n' && c != '\t' && is_invisible_control(c);
+    if !text.contains(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace("\r\n", "\n")
+            .chars()
+            .map(|c| if is_unsafe(c) { '\u{FFFD}' } else { c })
+            .collect(),
+    )
 }
 
 fn write_row(out: &mut dyn Write, cells: impl Iterator<Item = String>) -> std::io::Result<()> {
@@ -68,6 +101,28 @@ mod tests {
         assert_eq!(csv_cell("a,b"), "\"a,b\"");
         assert_eq!(csv_cell("line\nbreak"), "\"line\nbreak\"");
         assert_eq!(csv_cell("plain"), "plain");
+    }
+
+    #[test]
+    fn output_shows_no_control_or_bidirectional_character_raw() {
+        assert_eq!(printable("plain"), Cow::Borrowed("plain"));
+        assert_eq!(
+            printable("a\u{1b}[31mb\u{9b}c\u{202E}d\u{7f}e\r\nf\rg\u{0}\th\ni\u{200F}"),
+            "a\u{FFFD}[31mb\u{FFFD}c\u{FFFD}d\u{FFFD}e\nf\u{FFFD}g\u{FFFD}\th\ni\u{FFFD}"
+        );
+        let lead = Lead {
+            name: "a\u{1b}b\u{9b}c\u{202E}d\u{7f}e\u{2066}f\u{0}".into(),
+            ..Lead::default()
+        };
+        let mut out = Vec::new();
+        write_json(std::slice::from_ref(&lead), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(r#""a\u001bb\u009bc\u202ed\u007fe\u2066f\u0000""#),
+            "{text}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back[0]["name"], lead.name.as_str(), "escaped, not changed");
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! In-process rate limits (moka): a sliding window of recent submissions per key. Keys are e-mail addresses
 //! (3 contact messages per 10 minutes) and client IPs (both forms). A slot is taken before a lead is stored and
 //! given back if storing fails, so a refused or failed submission never counts against the visitor.
+//!
+//! Copies of one submission (a double click, a client's retries) pass one at a time ([`OneAtATime`]): the first
+//! stores the lead and spends the slot, the copies after it find that lead and spend nothing.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use moka::sync::Cache;
+use rocket::tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 pub struct RateLimiter {
     max: usize,
@@ -55,9 +59,103 @@ impl RateLimiter {
     }
 }
 
+/// Requests with the same key (a form and its `submission_id`) handled one after another. Without it, copies that
+/// arrive together all miss the first one's lead (not committed yet) and each takes a rate-limit slot, so copies
+/// of an accepted submission were refused 429 once the address was near its limit.
+#[derive(Default)]
+pub struct OneAtATime {
+    /// A lock per key with requests in it; the entry goes when the last of them is done.
+    keys: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
+}
+
+/// The turn of one request: the next request with the key goes once this is dropped.
+pub struct Turn<'a> {
+    owner: &'a OneAtATime,
+    key: String,
+    guard: Option<OwnedMutexGuard<()>>,
+}
+
+impl OneAtATime {
+    /// Waits until no other request with `key` is being handled, then holds the key until the turn is dropped.
+    pub async fn turn(&self, key: String) -> Turn<'_> {
+        let lock = Arc::clone(
+            self.keys
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .entry(key.clone())
+                .or_default(),
+        );
+        let guard = lock.lock_owned().await;
+        Turn {
+            owner: self,
+            key,
+            guard: Some(guard),
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.keys.lock().unwrap().len()
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut keys = self
+            .owner
+            .keys
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Released under the map's lock: a request taking the key now finds either this lock (and waits for
+        // nothing) or no entry; the entry goes only when nobody else holds or waits for it (the map's reference
+        // is then the only one).
+        drop(self.guard.take());
+        if keys
+            .get(&self.key)
+            .is_some_and(|lock| Arc::strong_count(lock) == 1)
+        {
+            keys.remove(&self.key);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_request_per_key_at_a_time_and_no_key_left_behind() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let runtime = rocket::tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .unwrap();
+        let gate = Arc::new(OneAtATime::default());
+        // Requests inside, per key.
+        let inside: Arc<[AtomicUsize; 2]> = Arc::default();
+        runtime.block_on(async {
+            let tasks: Vec<_> = (0..50)
+                .map(|n| {
+                    let (gate, inside) = (Arc::clone(&gate), Arc::clone(&inside));
+                    rocket::tokio::spawn(async move {
+                        let _turn = gate.turn(format!("quote:{}", n % 2)).await;
+                        let others = inside[n % 2].fetch_add(1, Ordering::SeqCst);
+                        rocket::tokio::task::yield_now().await;
+                        inside[n % 2].fetch_sub(1, Ordering::SeqCst);
+                        others
+                    })
+                })
+                .collect();
+            for task in tasks {
+                assert_eq!(task.await.unwrap(), 0, "alone with its key");
+            }
+        });
+        assert_eq!(
+            gate.len(),
+            0,
+            "every key was removed when its last request was done"
+        );
+    }
 
     #[test]
     fn allows_max_per_window_per_key() {

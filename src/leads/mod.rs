@@ -1,6 +1,7 @@
 //! Leads: the quote and contact forms' API. A submission flows through
-//! body (JSON or urlencoded, size-capped) -> spam checks (honeypot, too fast) -> repeat check (`submission_id`)
-//! -> validation ([`validate`]) -> rate limits ([`limits`]) -> storage ([`store`], committed) -> answer.
+//! body (JSON or urlencoded, size-capped) -> spam checks (honeypot, too fast) -> validation ([`validate`]) ->
+//! copies of one `submission_id` one at a time -> repeat check (the first answer again) -> rate limits ([`limits`])
+//! -> storage ([`store`], committed) -> answer.
 //! Programs get JSON (201 / 422 / 429 / 4xx); a browser without JavaScript posts a plain form and gets a page:
 //! 303 to a thank-you page, or the form again with the errors beside the fields and what was typed kept.
 
@@ -10,6 +11,7 @@ pub mod store;
 pub mod validate;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use rocket::data::{Data, ToByteUnit};
@@ -22,7 +24,7 @@ use rocket::{State, post};
 
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::site::SiteFiles;
-use limits::RateLimiter;
+use limits::{OneAtATime, RateLimiter};
 use store::{DbPool, Lead, Stored};
 use validate::{FieldErrors, RawFields};
 
@@ -45,6 +47,8 @@ pub struct Leads {
     ip_limit: usize,
     per_ip: RateLimiter,
     per_email: RateLimiter,
+    /// Copies of one submission, one at a time.
+    submissions: OneAtATime,
 }
 
 pub fn stage() -> AdHoc {
@@ -74,11 +78,22 @@ pub fn stage() -> AdHoc {
             }
         };
         rocket::info!("leads database: {}", settings.database.display());
+        // A database created by this program is private (store::create_private); one made otherwise may not be.
+        if let Ok(found) = std::fs::metadata(&settings.database)
+            && found.permissions().mode() & 0o077 != 0
+        {
+            rocket::warn!(
+                "the leads database {} can be read by other users of this machine (mode {:o}): chmod 600 it",
+                settings.database.display(),
+                found.permissions().mode() & 0o777
+            );
+        }
         let leads = Leads {
             pool,
             ip_limit: settings.ip_limit,
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
+            submissions: OneAtATime::default(),
         };
         Ok(rocket
             .manage(leads)
@@ -106,6 +121,14 @@ impl Form {
         match self {
             Form::Quote => "Please wait 10 minutes before submitting another request.",
             Form::Contact => "Please wait 10 minutes before submitting another message.",
+        }
+    }
+
+    /// The error catalogue's description of a failed insert: the quote form's and the contact form's differ.
+    fn failure_message(self) -> &'static str {
+        match self {
+            Form::Quote => "There was an error submitting your request. Please try again.",
+            Form::Contact => "We're experiencing technical difficulties. Please try again later.",
         }
     }
 
@@ -177,7 +200,7 @@ impl<'r> FromRequest<'r> for Visit {
             request
                 .headers()
                 .get_one(name)
-                .map(|v| v.chars().take(500).collect())
+                .and_then(|value| validate::clean_line(value, 500))
         };
         Outcome::Success(Visit {
             ip,
@@ -331,6 +354,9 @@ enum Verdict {
     Dropped,
     Invalid(FieldErrors),
     RateLimited,
+    /// Every connection taken, or the file locked by another program: try again in a moment.
+    Busy,
+    /// The storage cannot take leads (the file gone or replaced, read-only, the disk full or failing).
     Unavailable,
     Failed,
 }
@@ -347,10 +373,12 @@ impl Verdict {
                 Status::TooManyRequests,
                 json!({ "error": "Too Many Attempts", "message": form.rate_limit_message() }),
             ),
-            Verdict::Unavailable => json_error(
+            Verdict::Busy => json_error(
                 Status::ServiceUnavailable,
                 "The server is busy. Please try again in a moment.",
             ),
+            // The error catalogue's words for an insert that failed, per form.
+            Verdict::Unavailable => json_error(Status::ServiceUnavailable, form.failure_message()),
             Verdict::Failed => json_error(
                 Status::InternalServerError,
                 "We're experiencing technical difficulties. Please try again later.",
@@ -379,7 +407,7 @@ impl Verdict {
                     &format!("Too Many Attempts. {}", form.rate_limit_message()),
                 ),
             ),
-            Verdict::Unavailable | Verdict::Failed => Reply::Page(
+            Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
                 Status::ServiceUnavailable,
                 fill_template(
                     form,
@@ -402,12 +430,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
         );
         return Verdict::Dropped;
     }
-    if fields
-        .get("elapsed_ms")
-        .trim()
-        .parse::<u64>()
-        .is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
-    {
+    if is_too_fast(fields.get("elapsed_ms")) {
         rocket::warn!(
             "dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms",
             form.source()
@@ -450,6 +473,8 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     lead.created_at = now;
     lead.ip = Some(ip.clone());
     lead.user_agent = visit.user_agent.clone();
+    // Attribution as sent, without control or bidirectional characters: URLs at most 2000 characters, the
+    // campaign fields 200 (longer ones are cut, never a reason to refuse a lead).
     lead.page_url = fields
         .optional("page_url", 2000)
         .or_else(|| visit.referer.clone());
@@ -463,6 +488,17 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
     lead.referrer = fields.optional("referrer", 2000);
     lead.landing_page = fields.optional("landing_page", 2000);
 
+    // Copies of a submission that arrive together wait for the first to be stored (or refused): each then finds
+    // the stored lead below and is answered with its id, spending no slot. Held until the answer is decided.
+    let _turn = match &lead.submission_id {
+        Some(submission) => Some(
+            leads
+                .submissions
+                .turn(format!("{}:{submission}", form.source()))
+                .await,
+        ),
+        None => None,
+    };
     // A repeat is answered with the first answer and takes no rate-limit slot.
     if let Some(submission) = lead.submission_id.clone() {
         let pool = leads.pool.clone();
@@ -470,8 +506,15 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
             store::find_submission(&pool, form.source(), &submission)
         })
         .await;
-        if let Ok(Ok(Some(id))) = found {
-            return Verdict::Accepted(id);
+        match found {
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id),
+            Ok(Ok(None)) => {}
+            // Not knowing whether it is a repeat, it is not stored again: the client retries later.
+            Ok(Err(error)) => return not_stored(&error),
+            Err(error) => {
+                rocket::error!("lead not stored, task failed: {error}");
+                return Verdict::Failed;
+            }
         }
     }
 
@@ -498,14 +541,7 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
             return Verdict::Accepted(id);
         }
         Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
-        Ok(Err(error)) if error.is_temporary() => {
-            rocket::error!("lead not stored, database busy: {error}");
-            Verdict::Unavailable
-        }
-        Ok(Err(error)) => {
-            rocket::error!("lead not stored: {error}");
-            Verdict::Failed
-        }
+        Ok(Err(error)) => not_stored(&error),
         Err(error) => {
             rocket::error!("lead not stored, task failed: {error}");
             Verdict::Failed
@@ -517,6 +553,40 @@ async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -
         leads.per_email.release(email);
     }
     outcome
+}
+
+/// The answer to a lead the store could not take, logged with the reason (one line per request).
+fn not_stored(error: &store::StoreError) -> Verdict {
+    if error.is_temporary() {
+        rocket::error!("lead not stored, database busy: {error}");
+        Verdict::Busy
+    } else if error.is_storage_fault() {
+        match error {
+            // Its message says what happened and what to do.
+            store::StoreError::Gone { .. } => rocket::error!("lead not stored: {error}"),
+            _ => rocket::error!("lead not stored, {}: {error}", error.public_reason()),
+        }
+        Verdict::Unavailable
+    } else {
+        rocket::error!("lead not stored: {error}");
+        Verdict::Failed
+    }
+}
+
+/// Whether `elapsed_ms` says the form was filled by a program. Our forms send the whole milliseconds since the page
+/// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
+/// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
+/// fast: treating it as absent would let a bot skip the check by sending garbage.
+fn is_too_fast(elapsed_ms: &str) -> bool {
+    let text = elapsed_ms.trim();
+    if text.is_empty() {
+        return false;
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    // Only digits: a number too large for u64 is a very slow person.
+    text.parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
 }
 
 /// A submission id is the client's name for one attempt: absent, or 16 to 100 letters, digits, `-` or `_`. Anything
@@ -711,6 +781,18 @@ mod tests {
         assert!(check_submission_id(with("short")).is_err());
         assert!(check_submission_id(with(&"a".repeat(101))).is_err());
         assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
+    }
+
+    #[test]
+    fn only_a_whole_number_of_milliseconds_can_be_slow_enough() {
+        for fast in [
+            "0", "300", "1499", "-1", "1.0", "1500.0", "1e3", "abc", "+2000", "-0", "0x7d0",
+        ] {
+            assert!(is_too_fast(fast), "{fast:?}");
+        }
+        for person in ["", "  ", "1500", " 2000 ", "99999999999999999999999"] {
+            assert!(!is_too_fast(person), "{person:?}");
+        }
     }
 
     #[test]

@@ -1,24 +1,122 @@
 //! Lead storage: one SQLite file, opened through an r2d2 pool with durable settings (WAL, `synchronous=FULL`, a busy
 //! timeout), its schema migrations embedded and applied at start. A lead is committed before the caller answers,
 //! and a repeated `submission_id` finds the first lead instead of storing a second.
+//!
+//! The pool remembers which file it opened (device and inode). SQLite keeps writing through the file descriptors
+//! it holds even after the file, its `-wal` and `-shm` were deleted or replaced, so a lead would be committed into
+//! a file that is gone at the next restart: every write and every answer from the file checks first that the
+//! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
+//! write would be taken, without leaving anything behind.
 
-use std::path::Path;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-use r2d2::Pool;
+use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OpenFlags, OptionalExtension, params};
 use serde::Serialize;
 
-pub type DbPool = Pool<SqliteConnectionManager>;
+/// The connection pool of one database file, with what is needed to tell whether that file is still in place.
+#[derive(Clone)]
+pub struct DbPool {
+    pool: Pool<SqliteConnectionManager>,
+    file: Arc<DatabaseFile>,
+}
+
+/// The database file as it was when the pool opened it.
+struct DatabaseFile {
+    path: PathBuf,
+    device: u64,
+    inode: u64,
+    /// In WAL mode the `-wal` and `-shm` files exist as long as a connection is open.
+    wal: bool,
+}
+
+pub type Connection = PooledConnection<SqliteConnectionManager>;
+
+impl DbPool {
+    /// A connection of the pool. When none can be had, a file that is no longer in place is the likelier reason
+    /// (a new connection cannot open it) and is reported as such.
+    pub fn get(&self) -> Result<Connection, StoreError> {
+        self.pool
+            .get()
+            .map_err(|error| match self.check_main_file() {
+                Err(gone) => gone,
+                Ok(()) => StoreError::Busy(error),
+            })
+    }
+
+    /// Whether the configured path still names the file the pool opened, and, in WAL mode, whether its `-wal`
+    /// and `-shm` are still there. Call it while holding a connection of the pool: only then must they exist.
+    pub fn check_file(&self) -> Result<(), StoreError> {
+        self.check_main_file()?;
+        if self.file.wal {
+            for suffix in ["-wal", "-shm"] {
+                if !sibling(&self.file.path, suffix).exists() {
+                    return Err(self.file.gone(
+                        &format!("'s {suffix} file was deleted"),
+                        "a file of the database (-wal or -shm) was deleted while the server was running",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the configured path still names the file the pool opened.
+    fn check_main_file(&self) -> Result<(), StoreError> {
+        let file = &*self.file;
+        match std::fs::metadata(&file.path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(file.gone(
+                " was deleted",
+                "the database file was deleted while the server was running",
+            )),
+            Err(error) => Err(StoreError::Gone {
+                reason: "the database file cannot be checked",
+                detail: format!(
+                    "the database file {} cannot be checked: {error}",
+                    file.path.display()
+                ),
+            }),
+            Ok(found) if (found.dev(), found.ino()) != (file.device, file.inode) => Err(file.gone(
+                " was replaced by another file",
+                "the database file was replaced while the server was running",
+            )),
+            Ok(_) => Ok(()),
+        }
+    }
+}
+
+impl DatabaseFile {
+    fn gone(&self, what: &str, reason: &'static str) -> StoreError {
+        StoreError::Gone {
+            reason,
+            detail: format!(
+                "the database file {}{what} while the server was running: a lead written now would be lost at \
+                 the next restart; restart the server (on a restored backup if the deletion was a mistake)",
+                self.path.display()
+            ),
+        }
+    }
+}
+
+/// `leads.db` + `-wal` -> `leads.db-wal`.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
 
 /// The lead statuses an admin moves a lead through (DECISIONS 17).
 pub const STATUSES: [&str; 5] = ["new", "contacted", "quoted", "won", "lost"];
 
 /// Schema versions, applied in order, each once, inside a transaction.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE leads (
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE leads (
         id INTEGER PRIMARY KEY,
         source TEXT NOT NULL CHECK (source IN ('quote', 'contact')),
         status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'contacted', 'quoted', 'won', 'lost')),
@@ -52,7 +150,13 @@ const MIGRATIONS: &[(i64, &str)] = &[(
     CREATE UNIQUE INDEX leads_submission ON leads (source, submission_id);
     CREATE INDEX leads_created_at ON leads (created_at);
     CREATE INDEX leads_status ON leads (status);",
-)];
+    ),
+    (
+        2,
+        // Written by the health check inside a transaction it always rolls back, so it stays empty.
+        "CREATE TABLE health_probe (id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL);",
+    ),
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -60,6 +164,13 @@ pub enum StoreError {
     Busy(#[from] r2d2::Error),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The configured path no longer names the file the server has open: `reason` may be shown in public,
+    /// `detail` (with the path) is for the log.
+    #[error("{detail}")]
+    Gone {
+        reason: &'static str,
+        detail: String,
+    },
 }
 
 impl StoreError {
@@ -72,6 +183,49 @@ impl StoreError {
                 error.sqlite_error_code(),
                 Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
             ),
+            StoreError::Gone { .. } => false,
+        }
+    }
+
+    /// The storage itself cannot take a lead (the file gone or replaced, read-only, the disk full or failing, the
+    /// file damaged): the service is unavailable until someone acts, which is not a bug of the request or ours.
+    pub fn is_storage_fault(&self) -> bool {
+        use rusqlite::ErrorCode::*;
+        match self {
+            StoreError::Gone { .. } => true,
+            StoreError::Busy(_) => false,
+            StoreError::Sqlite(error) => matches!(
+                error.sqlite_error_code(),
+                Some(
+                    ReadOnly
+                        | SystemIoFailure
+                        | DiskFull
+                        | CannotOpen
+                        | PermissionDenied
+                        | DatabaseCorrupt
+                        | NotADatabase
+                        | FileLockingProtocolFailed
+                        | NoLargeFileSupport
+                )
+            ),
+        }
+    }
+
+    /// What may be said in public (`/healthz`) about the failure: the kind, never a path or SQL.
+    pub fn public_reason(&self) -> &'static str {
+        use rusqlite::ErrorCode::*;
+        match self {
+            StoreError::Gone { reason, .. } => reason,
+            StoreError::Busy(_) => "no database connection is free",
+            StoreError::Sqlite(error) => match error.sqlite_error_code() {
+                Some(DatabaseBusy | DatabaseLocked) => "the database is locked by another program",
+                Some(ReadOnly | PermissionDenied) => "the database is read-only for the server",
+                Some(DiskFull) => "the disk is full",
+                Some(SystemIoFailure) => "the disk reported an input/output error",
+                Some(CannotOpen) => "the database file cannot be opened",
+                Some(DatabaseCorrupt | NotADatabase) => "the database file is damaged",
+                _ => "the database does not answer",
+            },
         }
     }
 }
@@ -86,26 +240,78 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
             )
         })?;
     }
+    // Created here rather than by SQLite, so that it is private whatever the umask.
+    create_private(path).map_err(|e| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("cannot create {}: {e}", path.display())),
+        )
+    })?;
     // One connection first: SQLite's own error (not a database, read-only, locked) surfaces here as itself,
     // instead of as a pool that never fills; the schema is brought up to date before anyone else connects.
     let mut first = rusqlite::Connection::open(path)?;
-    configure(&first)?;
+    let journal_mode = configure(&first)?;
     migrate(&mut first)?;
-    drop(first);
-    let manager = SqliteConnectionManager::file(path).with_init(|connection| configure(connection));
+    // Taken while `first` holds the file open, so it is the file the pool's connections open next.
+    let found = std::fs::metadata(path).map_err(|e| {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+            Some(format!("cannot read {}: {e}", path.display())),
+        )
+    })?;
+    // The pool never creates the file: a connection made after the file was deleted fails instead of starting
+    // an empty database that would take leads nobody looks for.
+    let manager = SqliteConnectionManager::file(path)
+        .with_flags(OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE)
+        .with_init(|connection| configure(connection).map(drop));
     let pool = Pool::builder()
         .max_size(pool_size)
         .connection_timeout(Duration::from_secs(5))
         .build(manager)?;
-    Ok(pool)
+    drop(first);
+    Ok(DbPool {
+        pool,
+        file: Arc::new(DatabaseFile {
+            path: path.to_path_buf(),
+            device: found.dev(),
+            inode: found.ino(),
+            wal: journal_mode.eq_ignore_ascii_case("wal"),
+        }),
+    })
+}
+
+/// Creates `path` as an empty file readable and writable by its owner only (0600), whatever the umask, unless it
+/// exists already (then it is left as it is); returns whether it was created. Leads hold names, e-mail addresses,
+/// phone numbers and IP addresses. An empty file is an empty SQLite database, and SQLite gives the `-wal`, `-shm`
+/// and journal files it creates beside a database the database file's mode.
+///
+/// Only for a file no SQLite connection of this process has open: closing another descriptor of an open
+/// database would drop the locks SQLite holds on it (POSIX record locks belong to the process, per file).
+pub fn create_private(path: &Path) -> std::io::Result<bool> {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(file) => {
+            // The mode given to open(2) is still narrowed by the umask (an odd one like 0277 would leave the file
+            // unwritable): set it outright.
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            Ok(true)
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) => Err(error),
+    }
 }
 
 /// Durable settings for every connection: WAL, a sync to disk at each commit, and waiting (not failing) on locks.
-fn configure(connection: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
+/// Returns the journal mode in force (SQLite keeps another one where WAL cannot work, without an error).
+fn configure(connection: &rusqlite::Connection) -> Result<String, rusqlite::Error> {
     connection.busy_timeout(Duration::from_secs(5))?;
-    connection.execute_batch(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-    )
+    let mode = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    connection.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+    Ok(mode)
 }
 
 fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
@@ -231,6 +437,7 @@ pub enum Stored {
 static WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
+/// Either way, the lead is in the file at the configured path when this returns `Ok`.
 pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     let mut connection = pool.get()?;
     let _writer = WRITER
@@ -238,6 +445,8 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Nothing is written into a file that is no longer in place (dropping the transaction rolls it back).
+    pool.check_file()?;
     if let Some(submission) = &lead.submission_id {
         let earlier: Option<i64> = transaction
             .query_row(
@@ -293,7 +502,28 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     )?;
     let id = transaction.last_insert_rowid();
     transaction.commit()?;
+    // The file may have gone between the check and the commit: then the lead is in a file nobody will open again,
+    // and is not acknowledged.
+    pool.check_file()?;
     Ok(Stored::New(id))
+}
+
+/// The health check: a write to the database is taken (inside a transaction that is rolled back, so nothing is left
+/// behind), and the file written is the one at the configured path. A read-only database fails the write.
+pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
+    let mut connection = pool.get()?;
+    // In line with the leads, as any writer of this process.
+    let _writer = WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    transaction.execute(
+        "INSERT INTO health_probe (checked_at) VALUES (?1)",
+        params![now()],
+    )?;
+    transaction.rollback()?;
+    pool.check_file()
 }
 
 /// The id of the lead of this `source` (form) stored earlier under `submission_id`, if any.
@@ -310,6 +540,10 @@ pub fn find_submission(
             |row| row.get(0),
         )
         .optional()?;
+    // An answer read from a file that is no longer in place is not given.
+    if id.is_some() {
+        pool.check_file()?;
+    }
     Ok(id)
 }
 
@@ -409,6 +643,50 @@ mod tests {
         };
         assert_eq!(again, Stored::Repeat(id));
         assert_eq!(list(&pool, &LeadFilter::default()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_file_replaced_under_the_pool_takes_no_lead() {
+        let path = temp_db("replaced");
+        let pool = open(&path, 2).unwrap();
+        insert(&pool, &lead(Some("before-the-swap"))).unwrap();
+        probe(&pool).unwrap();
+        // Another database moved onto the path (a backup restored while serving, say).
+        let other = path.with_file_name("other.db");
+        drop(open(&other, 1).unwrap());
+        std::fs::rename(&other, &path).unwrap();
+        for result in [
+            insert(&pool, &lead(Some("after-the-swap"))).map(drop),
+            find_submission(&pool, "quote", "before-the-swap").map(drop),
+            probe(&pool),
+        ] {
+            let error = result.unwrap_err();
+            assert!(error.is_storage_fault(), "{error}");
+            assert_eq!(
+                error.public_reason(),
+                "the database file was replaced while the server was running"
+            );
+        }
+    }
+
+    #[test]
+    fn a_new_database_is_private_and_an_existing_one_keeps_its_mode() {
+        let path = temp_db("private");
+        let pool = open(&path, 1).unwrap();
+        insert(&pool, &lead(None)).unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = std::fs::metadata(sibling(&path, suffix))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{suffix}");
+        }
+        drop(pool);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        assert!(!create_private(&path).unwrap());
+        drop(open(&path, 1).unwrap());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "the owner's choice");
     }
 
     #[test]

@@ -26,10 +26,20 @@ impl RawFields {
         self.0.get(name).map(String::as_str).unwrap_or("")
     }
 
+    /// A field stored as given rather than validated (attribution: `utm_*`, `gclid`, URLs), cleaned by
+    /// [`clean_line`]; absent when empty.
     pub fn optional(&self, name: &str, max_chars: usize) -> Option<String> {
-        let value = self.get(name).trim();
-        (!value.is_empty()).then(|| value.chars().take(max_chars).collect())
+        clean_line(self.get(name), max_chars)
     }
+}
+
+/// Text kept as sent (attribution fields, the browser's `User-Agent` and `Referer`), made safe to store and print:
+/// without control or bidirectional characters, trimmed, at most `max_chars` characters; `None` when nothing is
+/// left. Nothing else is changed, so a URL stays the URL it was.
+pub fn clean_line(raw: &str, max_chars: usize) -> Option<String> {
+    let cleaned: String = raw.chars().filter(|c| !is_invisible_control(*c)).collect();
+    let cleaned = cleaned.trim();
+    (!cleaned.is_empty()).then(|| cleaned.chars().take(max_chars).collect())
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,9 +178,12 @@ fn name(raw: &str) -> Result<String, &'static str> {
     Ok(cleaned)
 }
 
-/// Control characters (C0, DEL, C1) and the bidirectional overrides and isolates (U+202A-202E, U+2066-2069).
+/// Control characters (C0, DEL, C1) and Unicode's bidirectional controls (`Bidi_Control`: the marks U+061C,
+/// U+200E, U+200F, the embeddings and overrides U+202A-202E, the isolates U+2066-2069), which a terminal acts on or
+/// which reorder the text around them instead of being shown.
 pub fn is_invisible_control(c: char) -> bool {
     c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}')
         || ('\u{202A}'..='\u{202E}').contains(&c)
         || ('\u{2066}'..='\u{2069}').contains(&c)
 }
@@ -541,6 +554,14 @@ mod tests {
             "Need   99  2026 won  Forged[31m COI"
         );
         assert_eq!(sanitize("abc\u{202E}def"), "abcdef");
+        assert_eq!(sanitize("a\u{200F}b\u{061C}c\u{2069}d"), "abcd");
+        assert_eq!(
+            clean_line("  https://example.com/\u{1b}[31m?a=1&on=x\u{9b}  ", 2000).as_deref(),
+            Some("https://example.com/[31m?a=1&on=x"),
+            "only what a terminal acts on goes; the URL's own text stays"
+        );
+        assert_eq!(clean_line(" \u{202E}\u{7} ", 10), None);
+        assert_eq!(clean_line(&"u".repeat(300), 200), Some("u".repeat(200)));
         let message = contact(&fields(&[
             ("name", "Luis"),
             ("email", "l@example.com"),

@@ -98,6 +98,28 @@ pub fn truckins_with_open_files(dir: &Path, open_files: u32) -> Command {
     shell
 }
 
+/// `command` run through `sh` with the file-creation mask set first, the way a shell or a container runtime
+/// without `UMask=` would start it (same program, arguments, directory and environment).
+pub fn with_umask(command: &Command, umask: &str) -> Command {
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(command.get_program())
+        .args(command.get_args())
+        .stdin(Stdio::null());
+    if let Some(dir) = command.get_current_dir() {
+        shell.current_dir(dir);
+    }
+    for (name, value) in command.get_envs() {
+        match value {
+            Some(value) => shell.env(name, value),
+            None => shell.env_remove(name),
+        };
+    }
+    shell
+}
+
 /// Polls `child` until it exits or `limit` passes.
 pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let deadline = Instant::now() + limit;
@@ -162,11 +184,27 @@ impl Server {
     }
 
     /// Spawns `command` (a `serve` that will listen on `port`) and waits until `GET /healthz` answers 200.
-    pub fn spawn(
+    pub fn spawn(command: Command, port: u16, dir: &Path, label: &str) -> Result<Server, String> {
+        Server::spawn_until(command, port, dir, label, |reply| reply.status == 200)
+    }
+
+    /// [`Server::spawn`] for a server that is expected to be unhealthy: it waits for any answer to `GET /healthz`.
+    pub fn spawn_answering(
+        command: Command,
+        port: u16,
+        dir: &Path,
+        label: &str,
+    ) -> Result<Server, String> {
+        Server::spawn_until(command, port, dir, label, |_| true)
+    }
+
+    /// Spawns `command` and waits until an answer to `GET /healthz` satisfies `ready`.
+    fn spawn_until(
         mut command: Command,
         port: u16,
         dir: &Path,
         label: &str,
+        ready: impl Fn(&Reply) -> bool,
     ) -> Result<Server, String> {
         let stdout = dir.join(format!("{label}.stdout"));
         let stderr = dir.join(format!("{label}.stderr"));
@@ -189,9 +227,7 @@ impl Server {
                 ));
             }
             if let Ok(mut http) = Http::connect(port)
-                && http
-                    .get("/healthz", &[])
-                    .is_ok_and(|reply| reply.status == 200)
+                && http.get("/healthz", &[]).is_ok_and(|reply| ready(&reply))
             {
                 return Ok(server);
             }
