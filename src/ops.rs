@@ -22,29 +22,48 @@ use crate::leads::Leads;
 /// configured path (not deleted or replaced under the server). Otherwise 503 with the reason in words, and the
 /// details (the path, SQLite's message) in the log.
 #[get("/healthz")]
-async fn healthz(leads: &State<Leads>) -> (Status, Json<Value>) {
+async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json<Value>) {
+    let asked = Instant::now();
+    // One probe at a time: it takes the database's write lock, so a flood of health checks must not queue one
+    // write each behind the leads. A check that waited while another ran takes that one's result, which is as
+    // fresh as its own would be (the probe began after this check was asked).
+    let mut last = last.0.lock().await;
+    let answer = match &*last {
+        Some((began, answer)) if *began >= asked => answer.clone(),
+        _ => {
+            let began = Instant::now();
+            let answer = probe(leads).await;
+            *last = Some((began, answer.clone()));
+            answer
+        }
+    };
+    (answer.0, Json(answer.1))
+}
+
+/// The last health probe: when it began and what it answered.
+#[derive(Default)]
+struct LastProbe(rocket::tokio::sync::Mutex<Option<(Instant, (Status, Value))>>);
+
+async fn probe(leads: &Leads) -> (Status, Value) {
     let pool = leads.pool.clone();
     let checked =
         rocket::tokio::task::spawn_blocking(move || crate::leads::store::probe(&pool)).await;
     match checked {
-        Ok(Ok(())) => (
-            Status::Ok,
-            Json(json!({ "status": "ok", "database": "ok" })),
-        ),
+        Ok(Ok(())) => (Status::Ok, json!({ "status": "ok", "database": "ok" })),
         Ok(Err(error)) => {
             rocket::error!("health check: leads cannot be stored: {error}");
             (
                 Status::ServiceUnavailable,
-                Json(json!({ "status": "unavailable", "database": "unavailable",
-                    "reason": error.public_reason() })),
+                json!({ "status": "unavailable", "database": "unavailable",
+                    "reason": error.public_reason() }),
             )
         }
         Err(error) => {
             rocket::error!("health check failed: {error}");
             (
                 Status::ServiceUnavailable,
-                Json(json!({ "status": "unavailable", "database": "unknown",
-                    "reason": "the health check failed" })),
+                json!({ "status": "unavailable", "database": "unknown",
+                    "reason": "the health check failed" }),
             )
         }
     }
@@ -52,7 +71,9 @@ async fn healthz(leads: &State<Leads>) -> (Status, Json<Value>) {
 
 pub fn stage() -> AdHoc {
     AdHoc::on_ignite("Operations", |rocket| async {
-        rocket.mount("/", rocket::routes![healthz])
+        rocket
+            .manage(LastProbe::default())
+            .mount("/", rocket::routes![healthz])
     })
 }
 

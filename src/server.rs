@@ -6,7 +6,8 @@
 //! - caps the connections served at once below the open-files limit (more wait in the kernel's queue),
 //! - closes a connection that has not sent a complete request head within `request_head_timeout` (counted from the
 //!   connection, or from the first byte of a later head), one idle between requests for longer than Rocket's
-//!   `keep_alive`, and one whose client stops taking the answer or sending its body,
+//!   `keep_alive`, one whose client takes nothing of an answer for 30 s, and one whose request body stops arriving
+//!   for `request_head_timeout` (408),
 //! - stops gracefully on a signal: no new connections, requests in flight finish within `shutdown.grace`.
 //!
 //! GET and HEAD of the site's files are answered here, from the index in memory ([`site::respond`], which Rocket's
@@ -31,6 +32,7 @@ use hyper::header::{ACCEPT_ENCODING, HeaderName, HeaderValue, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rocket::figment::Figment;
+use rocket::http::uri::Origin;
 use rocket::http::{Header, Status};
 use rocket::local::asynchronous::Client;
 use rocket::tokio;
@@ -49,7 +51,7 @@ pub struct Limits {
     pub head_timeout: Duration,
     /// Idle between requests; `None`: one request per connection.
     pub keep_alive: Option<Duration>,
-    /// For a client that takes no bytes of an answer, or sends none of a request's body, while one is under way.
+    /// For a client that takes no bytes of an answer.
     pub stall_timeout: Duration,
     /// Connections served at once.
     pub max_connections: usize,
@@ -169,18 +171,21 @@ impl Activity {
         let at = |millis: u64, timeout: Duration| {
             Some(self.epoch + Duration::from_millis(millis) + timeout)
         };
-        let since = self.phase_since.load(Ordering::Relaxed);
-        let phase = self.phase.load(Ordering::Relaxed);
-        if phase == BUSY || self.write_blocked.load(Ordering::Relaxed) {
-            return at(
-                self.last_progress.load(Ordering::Relaxed),
-                limits.stall_timeout,
-            );
+        let last_progress = self.last_progress.load(Ordering::Relaxed);
+        if self.write_blocked.load(Ordering::Relaxed) {
+            // The client is not taking the answer.
+            return at(last_progress, limits.stall_timeout);
         }
-        match phase {
+        let since = self.phase_since.load(Ordering::Relaxed);
+        match self.phase.load(Ordering::Relaxed) {
             FIRST_HEAD | HEAD => at(since, limits.head_timeout),
-            // With keep-alive off, hyper closes the connection itself after each answer.
-            _ => limits.keep_alive.and_then(|timeout| at(since, timeout)),
+            // The application at work is never cut short (a request body has its own limit, in `read_body`).
+            BUSY => None,
+            // Idle from when the answer went out, not from when hyper took it. With keep-alive off, hyper closes the
+            // connection itself after each answer.
+            _ => limits
+                .keep_alive
+                .and_then(|timeout| at(since.max(last_progress), timeout)),
         }
     }
 }
@@ -242,7 +247,7 @@ impl AsyncWrite for WatchedStream {
 
 /// An answer's body, in one piece; when hyper has taken all of it (or dropped it), the request is over and the
 /// connection is idle.
-pub struct AnswerBody {
+struct AnswerBody {
     bytes: Full<Bytes>,
     activity: Arc<Activity>,
 }
@@ -281,7 +286,8 @@ impl Drop for AnswerBody {
 struct Shared {
     client: Client,
     log: RequestLog,
-    hsts: bool,
+    /// The security headers (see [`crate::security`]), made once.
+    security_headers: Vec<(HeaderName, HeaderValue)>,
     limits: Limits,
 }
 
@@ -298,6 +304,18 @@ struct Answer {
     headers: Vec<(HeaderName, HeaderValue)>,
     body: Bytes,
     close: bool,
+}
+
+impl Answer {
+    /// The application failed to give an answer (its task panicked).
+    fn failed() -> Answer {
+        Answer {
+            status: 500,
+            headers: Vec::new(),
+            body: Bytes::new(),
+            close: true,
+        }
+    }
 }
 
 async fn answer(
@@ -317,13 +335,18 @@ async fn answer(
             .record(request.method().as_str(), path, answer.status, started);
         answer
     } else {
-        application(&shared, peer, request).await
+        // In a task of its own, like Rocket's own server: a client that hangs up, or a connection closed by the
+        // server, never cancels the application halfway (a lead half-handled, a rate-limit slot taken for nothing).
+        let shared = shared.clone();
+        let dispatch = tokio::spawn(async move { application(&shared, peer, request).await });
+        dispatch.await.unwrap_or_else(|_| Answer::failed())
     };
     let mut response = Response::new(AnswerBody {
         bytes: Full::new(answer.body),
         activity,
     });
-    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
+    *response.status_mut() =
+        StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
     headers.reserve(answer.headers.len());
     for (name, value) in answer.headers {
@@ -353,11 +376,11 @@ fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer {
         &negotiation,
         shared.overlay(),
     );
-    let mut headers = security_headers(shared.hsts);
+    let mut headers = shared.security_headers.clone();
     for (name, value) in response.headers() {
-        // Every value but a redirect's `Location` is fixed at start; `Location` comes from a path hyper accepted.
+        // Every value is ASCII: fixed at start, or a redirect's `Location`, a path percent-encoded by `site`.
         if let Ok(value) = HeaderValue::from_str(value) {
-            headers.push((HeaderName::from_static(lowercase(name)), value));
+            headers.push((header_name(name), value));
         }
     }
     Answer {
@@ -368,38 +391,9 @@ fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer {
     }
 }
 
-/// The security headers (see [`crate::security`]), with room for the rest of an answer's headers.
-fn security_headers(hsts: bool) -> Vec<(HeaderName, HeaderValue)> {
-    let mut headers = Vec::with_capacity(16);
-    for (name, value) in crate::security::headers(hsts) {
-        headers.push((
-            HeaderName::from_static(lowercase(name)),
-            HeaderValue::from_static(value),
-        ));
-    }
-    headers
-}
-
-/// The lowercase spelling hyper wants of a header name we write in title case.
-fn lowercase(name: &'static str) -> &'static str {
-    match name {
-        "Content-Type" => "content-type",
-        "Vary" => "vary",
-        "Cache-Control" => "cache-control",
-        "Content-Encoding" => "content-encoding",
-        "ETag" => "etag",
-        "Location" => "location",
-        "Content-Security-Policy" => "content-security-policy",
-        "X-Content-Type-Options" => "x-content-type-options",
-        "X-Frame-Options" => "x-frame-options",
-        "Referrer-Policy" => "referrer-policy",
-        "Permissions-Policy" => "permissions-policy",
-        "Cross-Origin-Opener-Policy" => "cross-origin-opener-policy",
-        "Cross-Origin-Resource-Policy" => "cross-origin-resource-policy",
-        "Strict-Transport-Security" => "strict-transport-security",
-        // Not reached: every name sent is listed above (a test checks the site's and the security headers).
-        _ => "x-unknown",
-    }
+/// A header name as hyper wants it (lowercase); our names are all valid, so the fallback is never taken.
+fn header_name(name: &str) -> HeaderName {
+    HeaderName::from_bytes(name.as_bytes()).unwrap_or(hyper::header::WARNING)
 }
 
 /// Largest request body passed on: one byte over the leads' limit, so the application sees it is too large and
@@ -409,21 +403,21 @@ const BODY_CAP: usize = crate::leads::BODY_LIMIT_KIB as usize * 1024 + 1;
 /// Any other request, dispatched to the Rocket application once its body has arrived.
 async fn application(shared: &Shared, peer: SocketAddr, request: Request<Incoming>) -> Answer {
     let (parts, body) = request.into_parts();
-    let uri = parts
-        .uri
-        .path_and_query()
-        .map(|part| part.as_str())
-        .unwrap_or("/");
     let is_api = site::is_api(parts.uri.path());
+    let Some(path_and_query) = parts.uri.path_and_query() else {
+        // The authority form of CONNECT: there is no path to route.
+        return refusal(shared, &parts, Status::BadRequest, is_api);
+    };
+    // As hyper parsed it, like Rocket's own server: Rocket's stricter parser would refuse some paths hyper takes.
+    let uri = Origin::new(path_and_query.path(), path_and_query.query());
     let Ok(method) = parts.method.as_str().parse::<rocket::http::Method>() else {
         // A method Rocket does not know: Rocket's own server answers these 400 too.
         return refusal(shared, &parts, Status::BadRequest, is_api);
     };
-    // The body has to arrive in time: a client that trickles it would hold the connection and a worker.
-    let body = match tokio::time::timeout(shared.limits.head_timeout, read_body(body)).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(())) => return refusal(shared, &parts, Status::BadRequest, is_api),
-        Err(_) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
+    let body = match read_body(body, shared.limits.head_timeout).await {
+        Ok(body) => body,
+        Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
+        Err(BodyError::Stalled) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
     };
     let mut local = shared.client.req(method, uri).remote(peer).body(body);
     for (name, value) in &parts.headers {
@@ -435,9 +429,11 @@ async fn application(shared: &Shared, peer: SocketAddr, request: Request<Incomin
     let response = local.dispatch().await;
     let status = response.status().code;
     let mut headers = Vec::with_capacity(16);
+    let is_head = method == rocket::http::Method::Head;
     for header in response.headers().iter() {
-        // hyper frames the body itself.
-        if header.name() == "Content-Length" || header.name() == "Transfer-Encoding" {
+        // hyper frames the body itself; an answer to HEAD has none, and keeps the length it would have had.
+        let is_framing = header.name() == "Content-Length" || header.name() == "Transfer-Encoding";
+        if is_framing && !(is_head && header.name() == "Content-Length") {
             continue;
         }
         if let (Ok(name), Ok(value)) = (
@@ -447,6 +443,8 @@ async fn application(shared: &Shared, peer: SocketAddr, request: Request<Incomin
             headers.push((name, value));
         }
     }
+    // `None` is an answer without a body (a redirect, a 204); our responders' bodies are in memory, so reading them
+    // cannot fail.
     let body = response.into_bytes().await.unwrap_or_default();
     Answer {
         status,
@@ -456,20 +454,31 @@ async fn application(shared: &Shared, peer: SocketAddr, request: Request<Incomin
     }
 }
 
-/// Reads a request body, at most [`BODY_CAP`] bytes of it; `Err` when the client broke off or framed it wrongly.
-async fn read_body(mut body: Incoming) -> Result<Vec<u8>, ()> {
+/// Why a request body was not read.
+enum BodyError {
+    /// The client broke off or framed it wrongly.
+    Broken,
+    /// Nothing of it arrived for `stall` (a client trickling a body would hold a worker).
+    Stalled,
+}
+
+/// Reads a request body, at most [`BODY_CAP`] bytes of it, each piece within `stall` of the one before.
+async fn read_body(mut body: Incoming, stall: Duration) -> Result<Vec<u8>, BodyError> {
     let mut bytes = Vec::new();
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| ())?;
+    loop {
+        let frame = match tokio::time::timeout(stall, body.frame()).await {
+            Err(_) => return Err(BodyError::Stalled),
+            Ok(None) => return Ok(bytes),
+            Ok(Some(frame)) => frame.map_err(|_| BodyError::Broken)?,
+        };
         if let Ok(data) = frame.into_data() {
             let room = BODY_CAP - bytes.len();
             bytes.extend_from_slice(&data[..data.len().min(room)]);
             if bytes.len() == BODY_CAP {
-                break;
+                return Ok(bytes);
             }
         }
     }
-    Ok(bytes)
 }
 
 /// A request refused before the application saw it: the error page for people, the JSON error under `/api`; the
@@ -499,7 +508,7 @@ fn refusal(
             response.body().map(Bytes::from_static).unwrap_or_default(),
         )
     };
-    let mut headers = security_headers(shared.hsts);
+    let mut headers = shared.security_headers.clone();
     headers.push((
         hyper::header::CONTENT_TYPE,
         HeaderValue::from_static(content_type),
@@ -535,6 +544,8 @@ enum Stage {
 /// Serves the application of `figment` (already checked by [`crate::config::load`]) until a shutdown signal.
 pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let config = rocket::Config::from(&figment);
+    // Listened to before anything else, so a signal during the start stops the server the graceful way too.
+    let signals = shutdown_signals(&config.shutdown);
     let open_files = raise_open_files_limit();
     let limits = Limits::new(&settings, config.keep_alive, open_files);
     let (rocket, log) = crate::application(figment);
@@ -551,16 +562,19 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         limits.max_connections,
         open_files.map_or("unknown".to_string(), |limit| limit.to_string()),
     );
+    let security_headers = crate::security::headers(settings.hsts)
+        .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
+        .collect();
     let shared = Arc::new(Shared {
         client,
         log,
-        hsts: settings.hsts,
+        security_headers,
         limits,
     });
     let (stage, stage_seen) = watch::channel(Stage::Serving);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
 
-    let stop = shutdown_signal(&config.shutdown);
+    let stop = first_signal(signals);
     tokio::pin!(stop);
     let mut accept_failures = AcceptFailures::default();
     loop {
@@ -601,6 +615,11 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     {
         let _ = stage.send(Stage::Closing);
         let _ = tokio::time::timeout(mercy, permits.acquire_many(all)).await;
+    }
+    // Requests whose connection is gone may still be in the application (a lead being stored): wait for them too.
+    let stopped_at = Instant::now();
+    while Arc::strong_count(&shared) > 1 && stopped_at.elapsed() < mercy {
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
     match Arc::try_unwrap(shared) {
         // Runs the application's shutdown fairings (the request log writes out its last lines).
@@ -689,47 +708,50 @@ async fn connection(
     }
 }
 
-/// Resolves at the first shutdown signal Rocket's `[shutdown]` settings ask for (SIGTERM and SIGHUP by default,
-/// Ctrl-C unless `ctrlc = false`).
-async fn shutdown_signal(settings: &rocket::config::Shutdown) {
+/// The shutdown signals Rocket's `[shutdown]` settings ask for (SIGTERM and SIGHUP by default, Ctrl-C unless
+/// `ctrlc = false`), listened to from now on.
+fn shutdown_signals(settings: &rocket::config::Shutdown) -> Vec<tokio::signal::unix::Signal> {
     use rocket::config::Sig;
     use tokio::signal::unix::{SignalKind, signal};
-    let mut kinds: Vec<SignalKind> = settings
+    let mut kinds: Vec<(SignalKind, String)> = settings
         .signals
         .iter()
-        .map(|sig| match sig {
-            Sig::Alrm => SignalKind::alarm(),
-            Sig::Chld => SignalKind::child(),
-            Sig::Hup => SignalKind::hangup(),
-            Sig::Int => SignalKind::interrupt(),
-            Sig::Io => SignalKind::io(),
-            Sig::Pipe => SignalKind::pipe(),
-            Sig::Quit => SignalKind::quit(),
-            Sig::Term => SignalKind::terminate(),
-            Sig::Usr1 => SignalKind::user_defined1(),
-            Sig::Usr2 => SignalKind::user_defined2(),
+        .map(|sig| {
+            let kind = match sig {
+                Sig::Alrm => SignalKind::alarm(),
+                Sig::Chld => SignalKind::child(),
+                Sig::Hup => SignalKind::hangup(),
+                Sig::Int => SignalKind::interrupt(),
+                Sig::Io => SignalKind::io(),
+                Sig::Pipe => SignalKind::pipe(),
+                Sig::Quit => SignalKind::quit(),
+                Sig::Term => SignalKind::terminate(),
+                Sig::Usr1 => SignalKind::user_defined1(),
+                Sig::Usr2 => SignalKind::user_defined2(),
+            };
+            (kind, sig.to_string())
         })
         .collect();
     if settings.ctrlc {
-        kinds.push(SignalKind::interrupt());
+        kinds.push((SignalKind::interrupt(), "SIGINT".to_string()));
     }
-    let mut streams: Vec<_> = kinds
+    kinds
         .into_iter()
-        .filter_map(|kind| signal(kind).ok())
-        .collect();
-    if streams.is_empty() {
-        return std::future::pending().await;
-    }
-    let waits = streams.iter_mut().map(|stream| Box::pin(stream.recv()));
-    let _ = futures_select_all(waits).await;
+        .filter_map(|(kind, name)| match signal(kind) {
+            Ok(stream) => Some(stream),
+            Err(error) => {
+                eprintln!("truckins: cannot listen for {name}: {error}");
+                None
+            }
+        })
+        .collect()
 }
 
-/// The first of several futures to finish.
-async fn futures_select_all<F: std::future::Future + Unpin>(futures: impl Iterator<Item = F>) {
-    let mut futures: Vec<F> = futures.collect();
+/// Resolves at the first of `signals` (never, if there are none).
+async fn first_signal(mut signals: Vec<tokio::signal::unix::Signal>) {
     std::future::poll_fn(|cx| {
-        for future in futures.iter_mut() {
-            if Pin::new(future).poll(cx).is_ready() {
+        for signal in signals.iter_mut() {
+            if signal.poll_recv(cx).is_ready() {
                 return Poll::Ready(());
             }
         }
@@ -772,21 +794,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_header_the_server_writes_has_its_lowercase_name() {
-        let names = crate::security::headers(true).map(|(name, _)| name).chain([
-            "Content-Type",
-            "Vary",
-            "Cache-Control",
-            "Content-Encoding",
-            "ETag",
-            "Location",
-        ]);
-        for name in names {
-            assert_eq!(lowercase(name), name.to_ascii_lowercase(), "{name}");
-        }
-    }
-
-    #[test]
     fn the_connection_cap_leaves_room_for_the_database_and_the_log() {
         let settings = Settings::default();
         let limits = Limits::new(&settings, 5, Some(256));
@@ -796,15 +803,19 @@ mod tests {
     }
 
     #[test]
-    fn an_idle_connection_has_the_keep_alive_deadline_and_a_busy_one_the_stall_deadline() {
+    fn an_idle_connection_has_the_keep_alive_deadline_a_blocked_one_the_stall_deadline_a_busy_one_none()
+     {
         let settings = Settings::default();
         let limits = Limits::new(&settings, 5, None);
         let activity = Activity::new();
         let first = activity.deadline(&limits).unwrap();
         assert_eq!(first, activity.epoch + limits.head_timeout);
         activity.enter(BUSY);
-        let busy = activity.deadline(&limits).unwrap();
-        assert!(busy >= activity.epoch + limits.stall_timeout);
+        assert_eq!(activity.deadline(&limits), None);
+        activity.wrote(true);
+        let blocked = activity.deadline(&limits).unwrap();
+        assert!(blocked >= activity.epoch + limits.stall_timeout);
+        activity.wrote(false);
         activity.enter(IDLE);
         let idle = activity.deadline(&limits).unwrap();
         assert!(idle < activity.epoch + limits.stall_timeout);

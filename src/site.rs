@@ -202,7 +202,8 @@ pub fn resolve(raw_path: &str) -> Resolution {
         }
         // From the path as sent, still percent-encoded: decoding it would turn `%3F` into a query, `%23` into a
         // fragment, and put raw bytes into a header.
-        return Resolution::Redirect(raw_path.trim_end_matches('/').to_string());
+        // Bytes a header may not carry (raw UTF-8, which hyper accepts in a path) are percent-encoded.
+        return Resolution::Redirect(header_safe(raw_path.trim_end_matches('/')));
     }
     if let Some((_, to)) = MOVED.iter().find(|(from, _)| *from == decoded) {
         return Resolution::Redirect((*to).to_string());
@@ -215,6 +216,19 @@ pub fn resolve(raw_path: &str) -> Resolution {
         return Resolution::File(index);
     }
     not_found(&decoded)
+}
+
+/// `path` with every byte that is not visible ASCII percent-encoded, fit for a `Location` header.
+fn header_safe(path: &str) -> String {
+    let mut safe = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_graphic() {
+            safe.push(char::from(byte));
+        } else {
+            safe.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    safe
 }
 
 /// Strict percent-decoding: `None` for a malformed escape or bytes that are not UTF-8.
@@ -672,6 +686,11 @@ mod tests {
         assert_eq!(resolve("/a%23b/"), Resolution::Redirect("/a%23b".into()));
         assert_eq!(
             resolve("/caf%C3%A9/"),
+            Resolution::Redirect("/caf%C3%A9".into())
+        );
+        // Raw UTF-8 (hyper takes it in a path) leaves percent-encoded, so the `Location` header can carry it.
+        assert_eq!(
+            resolve("/caf\u{e9}/"),
             Resolution::Redirect("/caf%C3%A9".into())
         );
     }

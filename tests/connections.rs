@@ -26,7 +26,7 @@ use rocket::http::Header;
 /// Short limits, so the tests see connections closed soon; every wait below is for the event, bounded only by the
 /// 30 s read timeout of the test client.
 const HEAD_TIMEOUT: &str = "2";
-const KEEP_ALIVE: &str = "1";
+const KEEP_ALIVE: &str = "3";
 
 fn start(dir: &TempDir, label: &str) -> Server {
     Server::start_with_env(

@@ -302,6 +302,40 @@ fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
     assert_eq!(refused.status, 429, "{}", refused.text());
 }
 
+#[test]
+fn copies_whose_clients_hang_up_still_spend_one_slot() {
+    let dir = TempDir::new("abandoned-copies");
+    let database = dir.path().join("leads.db");
+    let server = Server::start(
+        dir.path(),
+        "abandoned-copies",
+        &["--database", database.to_str().unwrap(), "--ip-limit", "3"],
+    );
+    created(&post(&server, QUOTE, &quote("abandoned-first-distinct")));
+
+    // Ten copies sent whole by clients that hang up at once (a fetch given up and retried): whatever of them the
+    // application had begun runs to its end, so none leaves a slot taken without its lead.
+    let body = quote("abandoned-copies-of-one").to_string();
+    let request = format!(
+        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    for _ in 0..10 {
+        let mut http = server.http();
+        http.write_raw(request.as_bytes())
+            .expect("the request is sent");
+    }
+    // The copy that waits for its answer gets the one lead.
+    let id = created(&post(&server, QUOTE, &quote("abandoned-copies-of-one")));
+    let again = created(&post(&server, QUOTE, &quote("abandoned-copies-of-one")));
+    assert_eq!(id, again);
+    assert_eq!(lead_count(&database), 2);
+    created(&post(&server, QUOTE, &quote("abandoned-second-distinct")));
+    let refused = post(&server, QUOTE, &quote("abandoned-third-distinct"));
+    assert_eq!(refused.status, 429, "{}", refused.text());
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Control and bidirectional characters
 // ---------------------------------------------------------------------------------------------------------------
