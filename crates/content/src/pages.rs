@@ -200,3 +200,60 @@ pub(crate) fn load_documents(
     }
     documents
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape_problems(page: &str, shape: &[(&str, Shape)]) -> Vec<String> {
+        let mut problems = Problems::new(Path::new("content"));
+        let page: toml::Value = toml::from_str(page).expect("TOML");
+        check_page_shape(
+            &page,
+            shape,
+            Path::new("content/pages/x.toml"),
+            &mut problems,
+        );
+        problems.into_vec()
+    }
+
+    #[test]
+    fn blank_text_and_empty_lists_are_not_filled() {
+        let value: toml::Value = toml::from_str(
+            "blank = \" \"\nempty = []\nholes = [\"a\", \"\"]\ntable = {}\nlist = [\"a\"]\nnumber = 0",
+        )
+        .expect("TOML");
+        let filled = |field: &str| is_filled(&value[field]);
+        assert!(!filled("blank") && !filled("empty") && !filled("holes") && !filled("table"));
+        assert!(filled("list") && filled("number"));
+    }
+
+    #[test]
+    fn a_shape_reports_each_field_that_does_not_fit() {
+        const SHAPE: &[(&str, Shape)] = &[
+            ("heading", Shape::Text),
+            ("checklist", Shape::Table(&["business", "vehicles"])),
+            ("why", Shape::Rows(2, &["title", "text"])),
+        ];
+        assert!(
+            shape_problems(
+                "heading = \"H\"\nchecklist = { business = [\"a\"], vehicles = [\"b\"] }\n\
+                 why = [{ title = \"A\", text = \"a\" }, { title = \"B\", text = \"b\" }]",
+                SHAPE
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            shape_problems(
+                "heading = 3\nchecklist = { business = [] }\nwhy = [{ title = \"A\" }]",
+                SHAPE
+            ),
+            [
+                "content/pages/x.toml: field `heading`: text is required",
+                "content/pages/x.toml: `[checklist]` lacks `business`, `vehicles`",
+                "content/pages/x.toml: `[[why]]`: expected exactly 2 entries, found 1",
+                "content/pages/x.toml: `[[why]]` entry 1: lacks `text`",
+            ]
+        );
+    }
+}

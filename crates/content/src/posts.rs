@@ -83,7 +83,7 @@ pub(crate) fn load(
             author: front.author,
             featured: front.featured,
             image,
-            reading_minutes: words.div_ceil(220).max(1),
+            reading_minutes: reading_minutes(words),
             html,
             text,
         });
@@ -99,6 +99,12 @@ pub(crate) fn load(
     posts
 }
 
+/// At 220 words a minute, rounded up.
+fn reading_minutes(words: usize) -> usize {
+    words.div_ceil(220).max(1)
+}
+
+/// The category as an illustration's name: `Cost Savings` is `blog/cost-savings.svg`.
 fn category_slug(category: &str) -> String {
     category.to_lowercase().replace(' ', "-")
 }
@@ -126,4 +132,44 @@ fn plain_text(html: &str) -> String {
         .replace("&gt;", ">")
         .replace("&amp;", "&");
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_keeps_the_words_of_html_unescaped() {
+        assert_eq!(
+            plain_text(
+                "<h2>Limits</h2>\n<p>At least <strong>$750,000</strong> &amp; &quot;more&quot; &lt;here&gt;.</p>"
+            ),
+            "Limits At least $750,000 & \"more\" <here>."
+        );
+        // Tags part words, so that words of adjacent blocks stay apart.
+        assert_eq!(plain_text("<li>one</li><li>two</li>"), "one two");
+        assert_eq!(plain_text("it&#x27;s and it&#39;s"), "it's and it's");
+    }
+
+    #[test]
+    fn reading_time_is_at_least_a_minute() {
+        assert_eq!(reading_minutes(0), 1);
+        assert_eq!(reading_minutes(220), 1);
+        assert_eq!(reading_minutes(221), 2);
+    }
+
+    #[test]
+    fn a_category_names_its_illustration() {
+        assert_eq!(
+            category_slug("Specialized Coverage"),
+            "specialized-coverage"
+        );
+        for category in CATEGORIES {
+            assert!(
+                category_slug(category)
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
+            );
+        }
+    }
 }
