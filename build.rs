@@ -28,45 +28,35 @@ fn main() {
         println!("cargo:rerun-if-changed={watched}");
     }
 
-    let content = match content::load(&root.join("content"), build_date()) {
-        Ok(content) => content,
-        Err(problems) => {
-            eprintln!(
-                "\nThe content in content/ has {} problem(s):",
-                problems.len()
-            );
-            for problem in &problems {
-                eprintln!("  - {problem}");
-            }
-            eprintln!();
-            std::process::exit(1);
+    let content = content::load(&root.join("content"), build_date()).unwrap_or_else(|problems| {
+        eprintln!(
+            "\nThe content in content/ has {} problem(s):",
+            problems.len()
+        );
+        for problem in &problems {
+            eprintln!("  - {problem}");
         }
-    };
-    // The server stores the consent text with each lead: the same words the form shows.
-    write_file(
-        &out_dir.join("consent.txt"),
-        content.forms.consent_text.as_bytes(),
-    );
-    write_file(
-        &out_dir.join("consent-version.txt"),
-        content.forms.consent_version.as_bytes(),
-    );
-    // The quote form's insurance type values, which the server accepts (one per line).
-    let types: Vec<&str> = content
-        .forms
+        eprintln!();
+        std::process::exit(1);
+    });
+    // The facts the server includes itself (src/leads, src/site.rs).
+    let forms = &content.forms;
+    let insurance_types: Vec<&str> = forms
         .insurance_types
         .iter()
         .map(|t| t.value.as_str())
         .collect();
-    write_file(
-        &out_dir.join("insurance-types.txt"),
-        types.join("\n").as_bytes(),
-    );
-    // The base URL the pages are built with; the server rewrites it when configured with another.
-    write_file(
-        &out_dir.join("base-url.txt"),
-        content.site.base_url.as_bytes(),
-    );
+    for (name, text) in [
+        // The server stores the consent text with each lead: the same words the form shows.
+        ("consent.txt", forms.consent_text.as_str()),
+        ("consent-version.txt", forms.consent_version.as_str()),
+        // The quote form's insurance type values, which the server accepts (one per line).
+        ("insurance-types.txt", &insurance_types.join("\n")),
+        // The base URL the pages are built with; the server rewrites it when configured with another.
+        ("base-url.txt", content.site.base_url.as_str()),
+    ] {
+        write_file(&out_dir.join(name), text.as_bytes());
+    }
     let content_json = out_dir.join("content.json");
     let json = content::to_json(&content);
     write_file(&content_json, json.as_bytes());
