@@ -1,5 +1,5 @@
-//! Checks of single values that several files share: meta descriptions, phone numbers, clock times, and text that
-//! goes into HTML unescaped through a placeholder.
+//! Checks of single values that several files share: meta descriptions, lists of a fixed length, phone numbers,
+//! clock times, and text that goes into HTML unescaped through a placeholder.
 
 use std::path::Path;
 
@@ -12,6 +12,20 @@ pub(crate) fn check_description(text: &str, field: &str, file: &Path, problems: 
         format!(
             "field `{field}`: a meta description must be 70 to 160 characters to fit a search result, found {length}"
         )
+    });
+}
+
+/// A list of a fixed length (the page's layout is made for it): `what` names its entries in the message.
+pub(crate) fn check_count(
+    field: &str,
+    found: usize,
+    expected: usize,
+    what: &str,
+    file: &Path,
+    problems: &mut Problems,
+) {
+    problems.check(found == expected, file, || {
+        format!("field `{field}`: expected exactly {expected}{what}, found {found}")
     });
 }
 
@@ -55,6 +69,23 @@ mod tests {
                  a search result, found 69",
                 "content/home.toml: field `excerpt`: a meta description must be 70 to 160 characters to fit a \
                  search result, found 161",
+            ]
+        );
+    }
+
+    #[test]
+    fn counts_name_the_field_and_both_numbers() {
+        let mut problems = Problems::new(Path::new("content"));
+        let file = Path::new("content/home.toml");
+        check_count("why", 4, 4, " cards", file, &mut problems);
+        assert!(problems.is_empty());
+        check_count("why", 3, 4, " cards", file, &mut problems);
+        check_count("benefits", 8, 7, "", file, &mut problems);
+        assert_eq!(
+            problems.into_vec(),
+            [
+                "content/home.toml: field `why`: expected exactly 4 cards, found 3",
+                "content/home.toml: field `benefits`: expected exactly 7, found 8",
             ]
         );
     }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::fields::check_description;
+use crate::fields::{check_count, check_description};
 use crate::files::read_toml;
 use crate::model::{Faq, FaqFile, Home, Testimonial, Testimonials};
 use crate::problems::Problems;
@@ -12,12 +12,7 @@ use crate::problems::Problems;
 pub(crate) fn load_home(dir: &Path, problems: &mut Problems) -> Option<Home> {
     let file = dir.join("home.toml");
     let home: Home = read_toml(&file, problems)?;
-    problems.check(home.why.len() == 4, &file, || {
-        format!(
-            "field `why`: expected exactly 4 cards, found {}",
-            home.why.len()
-        )
-    });
+    check_count("why", home.why.len(), 4, " cards", &file, problems);
     check_description(&home.description, "description", &file, problems);
     Some(home)
 }
@@ -25,12 +20,7 @@ pub(crate) fn load_home(dir: &Path, problems: &mut Problems) -> Option<Home> {
 pub(crate) fn load_testimonials(dir: &Path, problems: &mut Problems) -> Option<Vec<Testimonial>> {
     let file = dir.join("testimonials.toml");
     let Testimonials { testimonials } = read_toml(&file, problems)?;
-    problems.check(testimonials.len() == 3, &file, || {
-        format!(
-            "field `testimonials`: expected exactly 3, found {}",
-            testimonials.len()
-        )
-    });
+    check_count("testimonials", testimonials.len(), 3, "", &file, problems);
     for (i, entry) in testimonials.iter().enumerate() {
         problems.check((1..=5).contains(&entry.rating), &file, || {
             format!(
@@ -46,11 +36,6 @@ pub(crate) fn load_testimonials(dir: &Path, problems: &mut Problems) -> Option<V
 pub(crate) fn load_faq(dir: &Path, problems: &mut Problems) -> Option<Vec<Faq>> {
     let file = dir.join("faq.toml");
     let FaqFile { faq } = read_toml(&file, problems)?;
-    problems.check(faq.len() == 6, &file, || {
-        format!(
-            "field `faq`: expected exactly 6 entries, found {}",
-            faq.len()
-        )
-    });
+    check_count("faq", faq.len(), 6, " entries", &file, problems);
     Some(faq)
 }

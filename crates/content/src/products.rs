@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::fields::check_description;
+use crate::fields::{check_count, check_description};
 use crate::files::{file_stem, list_files, read_toml};
 use crate::model::Product;
 use crate::problems::Problems;
@@ -33,24 +33,16 @@ pub(crate) fn load(
                 )
             },
         );
-        problems.check(p.coverage_points.len() == 8, &file, || {
-            format!(
-                "field `coverage_points`: expected exactly 8, found {}",
-                p.coverage_points.len()
-            )
-        });
-        problems.check(p.benefits.len() == 7, &file, || {
-            format!(
-                "field `benefits`: expected exactly 7, found {}",
-                p.benefits.len()
-            )
-        });
-        problems.check(p.features.len() == 3, &file, || {
-            format!(
-                "field `features`: expected exactly 3, found {}",
-                p.features.len()
-            )
-        });
+        check_count(
+            "coverage_points",
+            p.coverage_points.len(),
+            8,
+            "",
+            &file,
+            problems,
+        );
+        check_count("benefits", p.benefits.len(), 7, "", &file, problems);
+        check_count("features", p.features.len(), 3, "", &file, problems);
         problems.check(
             insurance_types.contains(&p.insurance_type),
             &file,
