@@ -36,14 +36,14 @@ export CHROMIUM
 command -v java >/dev/null || install_package default-jre-headless "the Nu Html Checker"
 
 step "Formatting and lints"
-cargo fmt --check
-cargo clippy --all-targets --quiet -- -D warnings
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-step "Rust tests (unit and integration)"
+step "Rust tests (unit and integration, of the server and of crates/content)"
 if command -v cargo-nextest >/dev/null; then
-  cargo nextest run --no-fail-fast
+  cargo nextest run --workspace --no-fail-fast
 else
-  cargo test --no-fail-fast
+  cargo test --workspace --no-fail-fast
 fi
 
 step "Release build (the Dockerfile's build step: cargo build --release --locked)"

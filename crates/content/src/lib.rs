@@ -1,0 +1,98 @@
+//! The site's content: reads the folder `content/`, checks it and renders its Markdown, into one document for the
+//! web app. build.rs calls [`load`] and writes [`to_json`]'s result for the web build; a mistake in the content is
+//! reported as `<file>: <field>: <problem>`, every one found in a single run.
+//!
+//! How it flows: `files` reads TOML into the types of `model` (which deny unknown fields) and splits Markdown front
+//! matter; one module per kind of file checks it (`site`, `home`, `forms`, `products`, `pages`, `posts`, and
+//! `promises` across all of them) into a list of `problems`; `markdown` renders prose with code highlighted by
+//! `highlight`; `placeholders` serialises the result with the words that stand for facts filled in.
+
+mod dates;
+mod fields;
+mod files;
+mod forms;
+mod highlight;
+mod home;
+mod markdown;
+mod model;
+mod pages;
+mod placeholders;
+mod posts;
+mod problems;
+mod products;
+mod promises;
+mod site;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+pub use dates::BuildDate;
+pub use markdown::MarkdownRenderer;
+pub use model::*;
+pub use placeholders::to_json;
+
+use files::{list_files, read_toml};
+use problems::Problems;
+
+/// Reads and checks the content folder `dir` as of the build date `today` (the offers' validity is checked against
+/// it). Every problem found, as `<file>: <problem>` with the file named from `dir`'s own name on, or the content.
+pub fn load(dir: &Path, today: BuildDate) -> Result<Content, Vec<String>> {
+    let mut problems = Problems::new(dir);
+    let markdown = MarkdownRenderer::new();
+
+    let images_dir = dir.join("images");
+    let images = list_files(&images_dir, "svg", &mut problems)
+        .into_iter()
+        .filter_map(|path| {
+            path.strip_prefix(&images_dir)
+                .ok()
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+        })
+        .collect::<Vec<_>>();
+    let image_set: HashSet<&str> = images.iter().map(String::as_str).collect();
+
+    let site_file = dir.join("site.toml");
+    let mut site: Option<Site> = read_toml(&site_file, &mut problems);
+    if let Some(site) = &mut site {
+        site::check(site, today, &site_file, &mut problems);
+        promises::check(dir, site.claims.is_some(), &mut problems);
+    }
+    let home = home::load_home(dir, &mut problems);
+    let testimonials = home::load_testimonials(dir, &mut problems);
+    let forms = forms::load(dir, &mut problems);
+    let insurance_types: Vec<String> = forms
+        .as_ref()
+        .map(|f| f.insurance_types.iter().map(|t| t.value.clone()).collect())
+        .unwrap_or_default();
+    let faq = home::load_faq(dir, &mut problems);
+    let products = products::load(
+        &dir.join("products"),
+        &image_set,
+        &insurance_types,
+        &mut problems,
+    );
+    let pages = pages::load_pages(&dir.join("pages"), &mut problems);
+    let documents = pages::load_documents(&dir.join("pages"), &markdown, &mut problems);
+    let posts = posts::load(&dir.join("blog"), &image_set, &markdown, &mut problems);
+
+    match (site, forms, home, testimonials, faq) {
+        (Some(site), Some(forms), Some(home), Some(testimonials), Some(faq))
+            if problems.is_empty() =>
+        {
+            Ok(Content {
+                site,
+                forms,
+                home,
+                testimonials,
+                faq,
+                products,
+                pages,
+                documents,
+                posts,
+                categories: posts::CATEGORIES.to_vec(),
+                images,
+            })
+        }
+        _ => Err(problems.into_vec()),
+    }
+}

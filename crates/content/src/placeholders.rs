@@ -1,0 +1,111 @@
+//! The content document as JSON, with the words that stand for facts kept elsewhere filled in, so that the copy
+//! and the facts cannot disagree: `{consent_text}` and `{consent_version}` (content/forms.toml) and `{claims}` (how
+//! claims are reported around the clock: the `[claims]` line of site.toml, or the insurer's line on the policy
+//! documents).
+
+use crate::model::{ClaimsLine, Content, Forms, Site};
+
+/// The content document the web app reads, placeholders filled in.
+pub fn to_json(content: &Content) -> String {
+    let json = serde_json::to_string_pretty(content).expect("content serialises");
+    expand_placeholders(&json, &content.site, &content.forms)
+}
+
+fn placeholders(site: &Site, forms: &Forms) -> [(&'static str, String); 3] {
+    [
+        ("{consent_text}", forms.consent_text.clone()),
+        ("{consent_version}", forms.consent_version.clone()),
+        ("{claims}", site.claims_text.clone()),
+    ]
+}
+
+/// What `{claims}` says.
+pub(crate) fn claims_text(line: Option<&ClaimsLine>) -> String {
+    match line {
+        Some(line) => format!(
+            "Claims are taken around the clock by {} at {}.",
+            line.name, line.phone
+        ),
+        None => {
+            "After hours, report a claim to your insurance company's claims line, printed on your \
+                 policy documents and ID cards; we follow up with you on the next business day."
+                .to_string()
+        }
+    }
+}
+
+/// Fills the placeholders into the content document. It holds text and rendered Markdown alike, so the values
+/// are JSON-escaped here and were checked to hold nothing HTML would read as markup (`crate::fields::is_plain`).
+fn expand_placeholders(json: &str, site: &Site, forms: &Forms) -> String {
+    let mut json = json.to_string();
+    for (token, value) in placeholders(site, forms) {
+        let escaped = serde_json::to_string(&value).expect("a string serialises");
+        json = json.replace(token, &escaped[1..escaped.len() - 1]);
+    }
+    json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site_and_forms(claims: Option<ClaimsLine>) -> (Site, Forms) {
+        let mut site: Site = toml::from_str(
+            r#"
+            brand = "B"
+            legal_name = "B LLC"
+            description = "D"
+            phone = "(555) 010-0142"
+            phone_e164 = "+15550100142"
+            email = "a@example.com"
+            base_url = "https://example.com"
+            founded = 2010
+            offer_valid_until = 2030-12-31
+            hours = []
+            [address]
+            street = "1 Road"
+            city = "Amarillo"
+            region = "TX"
+            postal_code = "79101"
+            country = "US"
+            "#,
+        )
+        .expect("a site");
+        site.claims = claims;
+        site.claims_text = claims_text(site.claims.as_ref());
+        let forms = Forms {
+            consent_version: "2026-01".into(),
+            consent_text: "I agree \"in quotes\" \\ back".into(),
+            insurance_types: Vec::new(),
+        };
+        (site, forms)
+    }
+
+    #[test]
+    fn fills_each_placeholder_json_escaped() {
+        let (site, forms) = site_and_forms(None);
+        let json = r#"{"a": "Consent {consent_version}: {consent_text}", "b": "<p>{claims}</p>"}"#;
+        let filled = expand_placeholders(json, &site, &forms);
+        let value: serde_json::Value = serde_json::from_str(&filled).expect("still JSON");
+        assert_eq!(value["a"], "Consent 2026-01: I agree \"in quotes\" \\ back");
+        assert_eq!(
+            value["b"],
+            "<p>After hours, report a claim to your insurance company's claims line, printed on your policy \
+             documents and ID cards; we follow up with you on the next business day.</p>"
+        );
+    }
+
+    #[test]
+    fn claims_names_the_line_when_there_is_one() {
+        let line = ClaimsLine {
+            name: "Example Mutual's claims line".into(),
+            phone: "(555) 010-0199".into(),
+            phone_e164: "+15550100199".into(),
+        };
+        let (site, _) = site_and_forms(Some(line));
+        assert_eq!(
+            site.claims_text,
+            "Claims are taken around the clock by Example Mutual's claims line at (555) 010-0199."
+        );
+    }
+}
