@@ -104,11 +104,6 @@ export const coverages = content.products.filter((p) => p.kind === 'coverage');
 /** The six coverages of the header menu and of /products. */
 export const menuCoverages = coverages.filter((p) => p.on_products_page);
 
-export const productHref = (p: Pick<Product, 'slug'>) => `/products/${p.slug}`;
-export const postHref = (p: Pick<Post, 'slug'>) => `/blog/${p.slug}`;
-export const telHref = `tel:${site.phone_e164}`;
-export const mailHref = `mailto:${site.email}`;
-
 /** A page's structured copy from content/pages/<name>.toml, typed by the page that reads it. */
 export function page<T>(name: string): T & { title: string; description: string } {
   const found = content.pages[name];

@@ -1,5 +1,6 @@
 // Structured data (schema.org JSON-LD) built from the content: one phone, one set of hours, everywhere.
 import { site, type Post } from './content';
+import { pages } from './links';
 import { imageUrl } from './ui/Image';
 
 /** The states the agency is licensed in (content/site.toml), the only places it may sell. */
@@ -17,7 +18,7 @@ export function insuranceAgency(): JsonLd {
     name: site.brand,
     legalName: site.legal_name,
     description: site.description,
-    url: absoluteUrl('/'),
+    url: absoluteUrl(pages.home.href),
     logo: absoluteUrl(imageUrl('logo.svg')),
     telephone: site.phone_e164,
     email: site.email,
@@ -81,7 +82,7 @@ export function insuranceService(product: { title: string; description: string; 
     provider: { '@type': 'InsuranceAgency', '@id': `${site.base_url}/#agency`, name: site.brand, telephone: site.phone_e164 },
     offers: {
       '@type': 'Offer',
-      url: absoluteUrl('/get-quote'),
+      url: absoluteUrl(pages.quote.href),
       priceCurrency: 'USD',
       price: '0',
       description: 'Free, no-obligation quote',

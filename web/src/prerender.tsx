@@ -10,7 +10,7 @@ import { site } from './content';
 import { absoluteUrl } from './jsonld';
 import { SEARCH_INDEX_PATH, searchIndex } from './pages/BlogList';
 import { errorRoutes, headProblems, routes, type Head, type Route } from './routes';
-import { usedIslands } from './ui/Island';
+import { IslandCollector } from './ui/Island';
 import type { IslandName } from './islands/registry';
 import { Layout } from './widgets/Layout';
 
@@ -56,20 +56,23 @@ const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\
 // The islands that post a form and report the outcome with toasts.
 const FORM_ISLANDS: IslandName[] = ['QuoteForm', 'ContactForm'];
 
+/** The page's body, and the islands in it (collected by this render alone). */
 async function renderOnce(route: Route, toaster: boolean): Promise<{ body: string; islands: Set<IslandName> }> {
-  usedIslands.clear();
+  const islands = new Set<IslandName>();
   const { prelude } = await prerender(
-    <Layout path={route.path} toaster={toaster}>
-      {route.render()}
-    </Layout>,
+    <IslandCollector islands={islands}>
+      <Layout path={route.path} toaster={toaster}>
+        {route.render()}
+      </Layout>
+    </IslandCollector>,
   );
   const body = await new Response(prelude).text();
-  return { body, islands: new Set(usedIslands) };
+  return { body, islands };
 }
 
 async function renderBody(route: Route): Promise<string> {
   // The layout holds the Toaster, but only rendering the page tells whether it has a form: a page that turns out to
-  // have one is rendered again with it (build time only; issue 11 moves this knowledge out of a render-time global).
+  // have one is rendered again with it (build time only, a few pages).
   const plain = await renderOnce(route, false);
   if (!FORM_ISLANDS.some((name) => plain.islands.has(name))) return plain.body;
   return (await renderOnce(route, true)).body;

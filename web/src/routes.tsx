@@ -1,15 +1,26 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
 import type { ReactElement } from 'react';
-import { content, document, page as pageCopy, productHref, site } from './content';
+import { content, document, page as pageCopy, site } from './content';
 import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
+import { pages, postHref, productHref, thankYouPaths, type Link } from './links';
+import { About } from './pages/About';
 import { BlogList } from './pages/BlogList';
 import { BlogPost } from './pages/BlogPost';
+import { BlogPostNotFound } from './pages/BlogPostNotFound';
+import { Contact } from './pages/Contact';
+import { CoverageTypes } from './pages/CoverageTypes';
+import { DocumentPage } from './pages/DocumentPage';
+import { ErrorPage } from './pages/ErrorPage';
+import { FaqPage } from './pages/FaqPage';
+import { FormCorrection } from './pages/FormCorrection';
+import { GetQuote } from './pages/GetQuote';
 import { Home } from './pages/Home';
-import { About, Contact, CoverageTypes, DocumentPage, FaqPage, GetQuote, ProductsOverview, SitemapPage } from './pages/InfoPages';
-import { FormCorrection, ThankYou } from './pages/FormPages';
-import { BlogPostNotFound, ErrorPage, NotFound } from './pages/NotFound';
+import { NotFound } from './pages/NotFound';
 import { ProductPage } from './pages/ProductPage';
+import { ProductsOverview } from './pages/ProductsOverview';
+import { SitemapPage } from './pages/SitemapPage';
+import { ThankYou } from './pages/ThankYou';
 
 export interface Head {
   title: string;
@@ -45,64 +56,67 @@ export interface Route {
 const fileFor = (path: string) => (path === '/' ? 'index.html' : `${path.slice(1)}/index.html`);
 const titled = (title: string) => `${title} | ${site.brand}`;
 
-function page(path: string, title: string, description: string, source: HeadSource, render: () => ReactElement, group: string, label: string, extra: Partial<Head> = {}): Route {
-  return { path, file: fileFor(path), head: { title: titled(title), description, source, path, ...extra }, render, sitemap: { group, label } };
+/** The page `link` leads to, listed in the sitemap under `group` with the link's label. */
+function page(link: Link, title: string, description: string, source: HeadSource, render: () => ReactElement, group: string, extra: Partial<Head> = {}): Route {
+  const path = link.href;
+  return { path, file: fileFor(path), head: { title: titled(title), description, source, path, ...extra }, render, sitemap: { group, label: link.label } };
 }
 
-const crumbs = (...trail: { name: string; path: string }[]) => breadcrumbs([{ name: 'Home', path: '/' }, ...trail]);
+const crumbs = (...trail: Link[]) => breadcrumbs([pages.home, ...trail].map((link) => ({ name: link.label, path: link.href })));
 
 /** A page whose title and description come from content/pages/<name>.toml. */
-function copyPage(path: string, name: string, render: () => ReactElement, group: string, label: string, jsonLd: JsonLd[] = []): Route {
+function copyPage(link: Link, name: string, render: () => ReactElement, group: string, jsonLd: JsonLd[] = []): Route {
   const copy = pageCopy<object>(name);
-  return page(path, copy.title, copy.description, fields(`content/pages/${name}.toml`), render, group, label, { jsonLd: [...jsonLd, crumbs({ name: label, path })] });
+  return page(link, copy.title, copy.description, fields(`content/pages/${name}.toml`), render, group, { jsonLd: [...jsonLd, crumbs(link)] });
 }
 
 export function routes(): Route[] {
   const list: Route[] = [
-    page('/', content.home.title, content.home.description, fields('content/home.toml'), () => <Home />, 'Main pages', 'Home', { jsonLd: [insuranceAgency()] }),
-    copyPage('/get-quote', 'get-quote', () => <GetQuote />, 'Main pages', 'Get a Quote'),
-    copyPage('/products', 'products', () => <ProductsOverview />, 'Main pages', 'Insurance Products'),
-    copyPage('/coverage-types', 'coverage-types', () => <CoverageTypes />, 'Main pages', 'Coverage Types', [
+    page(pages.home, content.home.title, content.home.description, fields('content/home.toml'), () => <Home />, 'Main pages', { jsonLd: [insuranceAgency()] }),
+    copyPage(pages.quote, 'get-quote', () => <GetQuote />, 'Main pages'),
+    copyPage(pages.products, 'products', () => <ProductsOverview />, 'Main pages'),
+    copyPage(pages.coverageTypes, 'coverage-types', () => <CoverageTypes />, 'Main pages', [
       faqPage((content.pages['coverage-types']?.faq as { question: string; answer: string }[] | undefined) ?? []),
     ]),
-    copyPage('/about', 'about', () => <About />, 'Company', 'About Us'),
-    copyPage('/contact', 'contact', () => <Contact />, 'Company', 'Contact Us', [insuranceAgency()]),
-    page('/faq', 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, THIS_FILE, () => <FaqPage />, 'Company', 'FAQ', {
-      jsonLd: [faqPage(content.faq), crumbs({ name: 'FAQ', path: '/faq' })],
+    copyPage(pages.about, 'about', () => <About />, 'Company'),
+    copyPage(pages.contact, 'contact', () => <Contact />, 'Company', [insuranceAgency()]),
+    page(pages.faq, 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, THIS_FILE, () => <FaqPage />, 'Company', {
+      jsonLd: [faqPage(content.faq), crumbs(pages.faq)],
     }),
   ];
-  for (const slug of ['partners', 'privacy', 'terms']) {
+  for (const { href } of [pages.partners, pages.privacy, pages.terms]) {
+    const slug = href.slice(1);
     const doc = document(slug);
-    const path = `/${slug}`;
-    list.push(page(path, doc.title, doc.description, fields(`content/pages/${slug}.md`), () => <DocumentPage slug={slug} />, 'Company', doc.title, { jsonLd: [crumbs({ name: doc.title, path })] }));
+    const link = { href, label: doc.title };
+    list.push(page(link, doc.title, doc.description, fields(`content/pages/${slug}.md`), () => <DocumentPage slug={slug} />, 'Company', { jsonLd: [crumbs(link)] }));
   }
   for (const product of content.products) {
-    const path = productHref(product);
+    const link = { href: productHref(product), label: product.title };
     const group = product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type';
     list.push(
-      page(path, product.title, product.description, fields(`content/products/${product.slug}.toml`), () => <ProductPage product={product} />, group, product.title, {
+      page(link, product.title, product.description, fields(`content/products/${product.slug}.toml`), () => <ProductPage product={product} />, group, {
         jsonLd: [
-          insuranceService(product, path),
-          crumbs({ name: 'Products', path: '/products' }, { name: product.title, path }),
+          insuranceService(product, link.href),
+          crumbs({ ...pages.products, label: 'Products' }, link),
           ...(product.faqs.length > 0 ? [faqPage(product.faqs)] : []),
         ],
       }),
     );
   }
   const blog = content.pages.blog!;
-  list.push(page('/blog', blog.title, blog.description, fields('content/pages/blog.toml'), () => <BlogList />, 'Blog articles', 'Blog', { jsonLd: [crumbs({ name: 'Blog', path: '/blog' })] }));
+  list.push(page(pages.blog, blog.title, blog.description, fields('content/pages/blog.toml'), () => <BlogList />, 'Blog articles', { jsonLd: [crumbs(pages.blog)] }));
   for (const post of content.posts) {
-    const path = `/blog/${post.slug}`;
+    const link = { href: postHref(post), label: post.title };
     const source = fields(`content/blog/${post.slug}.md`, post.seo_title ? 'seo_title' : 'title', post.description ? 'description' : 'excerpt');
-    const route = page(path, post.seo_title ?? post.title, post.description ?? post.excerpt, source, () => <BlogPost post={post} />, 'Blog articles', post.title, {
+    const route = page(link, post.seo_title ?? post.title, post.description ?? post.excerpt, source, () => <BlogPost post={post} />, 'Blog articles', {
       type: 'article',
-      jsonLd: [blogPosting(post, path), crumbs({ name: 'Blog', path: '/blog' }, { name: post.title, path })],
+      jsonLd: [blogPosting(post, link.href), crumbs(pages.blog, link)],
     });
     route.sitemap!.lastmod = post.date;
     list.push(route);
   }
   // The human-readable sitemap lists every page above, itself included, grouped as in sitemap.xml.
-  const sitemapRoute = page('/sitemap', 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, THIS_FILE, () => <SitemapPage groups={groups} />, 'Company', 'Sitemap');
+  const sitemapRoute = page(pages.sitemap, 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, THIS_FILE, () => <SitemapPage groups={groups} />, 'Company');
   list.push(sitemapRoute);
   const groups = sitemapGroups(list);
   return list;
@@ -110,7 +124,7 @@ export function routes(): Route[] {
 
 function sitemapGroups(list: Route[]) {
   const order: string[] = [];
-  const byGroup = new Map<string, { href: string; label: string }[]>();
+  const byGroup = new Map<string, Link[]>();
   for (const route of list) {
     if (!route.sitemap) continue;
     const { group, label } = route.sitemap;
@@ -136,8 +150,8 @@ export function errorRoutes(): Route[] {
     path,
   });
   return [
-    thanks('/get-quote/thank-you', 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
-    thanks('/contact/thank-you', 'Message received!', "Thank you for contacting us. We'll respond shortly."),
+    thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
+    thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
     error('_forms/quote.html', 'Please Check Your Details', () => <FormCorrection form="quote" />),
     error('_forms/contact.html', 'Please Check Your Details', () => <FormCorrection form="contact" />),
     error('_errors/404.html', 'Page Not Found', () => <NotFound />),

@@ -1,10 +1,8 @@
 // The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
-import { useRef, useState, type FormEvent } from 'react';
-import { describedBy, Field, inputClass } from '../ui/Field';
-import { focusFirstError, formFields, ignoreRepeatedClick, newSubmissionId, postLead, type FieldErrors } from './formSupport';
-import { showToast } from './toast';
+import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { useLeadForm } from './useLeadForm';
 
 export const QUOTE_ENDPOINT = '/api/leads/quote';
 
@@ -20,63 +18,27 @@ export interface QuoteFormProps {
   template?: boolean;
 }
 
-const FIELDS = ['name', 'email', 'phone', 'company', 'insurance_type', 'vehicle_count', 'dot_number', 'consent'] as const;
+type FieldName = 'name' | 'email' | 'phone' | 'company' | 'insurance_type' | 'vehicle_count' | 'dot_number' | 'consent';
 
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
-  const sending = useRef(false);
-  const submissionId = useRef<string | null>(null);
-
-  const value = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_VALUE_${name}` : undefined);
-  const error = (name: (typeof FIELDS)[number]) => (template ? `TRUCKINS_ERROR_${name}` : errors[name]);
+  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<FieldName>({
+    endpoint: QUOTE_ENDPOINT,
+    template,
+    refuse: (fields) =>
+      fields.consent ? undefined : { title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' },
+    body: (fields) => ({ ...fields, consent: true }),
+    toasts: {
+      created: { title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' },
+      failed: { title: 'Submission Error', description: 'There was an error submitting your request. Please try again.', variant: 'destructive' },
+    },
+  });
   const id = (name: string) => `${idPrefix}-${name}`;
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (sending.current) return;
-    const form = event.currentTarget;
-    const fields = formFields(form);
-    if (!fields.consent) {
-      showToast({ title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' });
-      return;
-    }
-    submissionId.current ??= newSubmissionId();
-    sending.current = true;
-    setBusy(true);
-    const result = await postLead(QUOTE_ENDPOINT, {
-      ...fields,
-      consent: true,
-      submission_id: submissionId.current,
-    });
-    sending.current = false;
-    setBusy(false);
-    if (result.kind === 'created') {
-      form.reset();
-      setErrors({});
-      submissionId.current = null;
-      showToast({ title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' });
-    } else if (result.kind === 'invalid') {
-      setErrors(result.errors);
-      focusFirstError(form, result.errors);
-    } else if (result.kind === 'rate-limited') {
-      showToast({ title: 'Too Many Attempts', description: result.message, variant: 'destructive' });
-    } else {
-      showToast({ title: 'Submission Error', description: 'There was an error submitting your request. Please try again.', variant: 'destructive' });
-    }
-  };
 
   const compact = variant === 'compact';
   const headingId = id('heading');
   return (
     <form
-      action={QUOTE_ENDPOINT}
-      method="post"
-      onSubmit={submit}
-      onInput={() => {
-        if (!sending.current) submissionId.current = null;
-      }}
+      {...formProps}
       aria-labelledby={headingId}
       className={`rounded-2xl bg-white text-ink ${compact ? 'border border-slate-200 p-6 shadow-lg' : 'p-6 shadow-2xl md:p-8'}`}
     >
@@ -116,11 +78,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           </Field>
         </div>
       </div>
-      {/* A field people never see; programs that fill every field give themselves away. */}
-      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor={id('website')}>Website</label>
-        <input id={id('website')} name="website" type="text" tabIndex={-1} autoComplete="off" />
-      </div>
+      <Honeypot id={id('website')} />
       <div className="mt-5 flex gap-3">
         <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill="consent" className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
         <div>
@@ -133,9 +91,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
         </div>
       </div>
       <button
-        type="submit"
-        disabled={busy}
-        onClick={ignoreRepeatedClick}
+        {...buttonProps}
         className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light disabled:cursor-wait disabled:opacity-70"
       >
         {busy ? 'Processing...' : 'Get My Free Quote'}

@@ -1,5 +1,6 @@
 // /blog/<slug>: back link, title and meta, hero image, excerpt, body, author box, related posts, call to action.
 import { content, formatDate, type Post } from '../content';
+import { pages } from '../links';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { PostCard } from '../ui/PostCard';
@@ -21,7 +22,7 @@ export function BlogPost({ post }: { post: Post }) {
       <article aria-labelledby="post-title">
         <header className="bg-mist pb-10 pt-10 md:pt-14">
           <div className="container-site max-w-3xl">
-            <a href="/blog" className="inline-flex items-center gap-2 font-semibold text-steel hover:text-navy">
+            <a href={pages.blog.href} className="inline-flex items-center gap-2 font-semibold text-steel hover:text-navy">
               <Icon name="arrowLeft" className="size-4" /> Back to all articles
             </a>
             <p className="mt-6">

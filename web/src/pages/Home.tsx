@@ -1,6 +1,7 @@
 // Home: hero with the road canvas, why truckers choose us, products, testimonials, latest posts, FAQ, call to action.
-import { content, coverages, site, telHref, vehicles } from '../content';
+import { content, coverages, site, vehicles } from '../content';
 import RoadCanvas from '../islands/RoadCanvas';
+import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Icon, type IconName } from '../ui/Icon';
 import { Island } from '../ui/Island';
@@ -8,6 +9,7 @@ import { PostCard } from '../ui/PostCard';
 import { Section, SectionHeading } from '../ui/Section';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
+import { FeatureCards } from '../widgets/FeatureCards';
 import { ProductGrid } from '../widgets/ProductCards';
 import { QuoteFormIsland } from '../widgets/QuoteFormIsland';
 import { Testimonials } from '../widgets/Testimonials';
@@ -36,10 +38,10 @@ export function Home() {
             </h1>
             <p className="mt-6 max-w-xl text-lg text-slate-200 md:text-xl">{hero.subtext}</p>
             <div className="mt-8 flex flex-wrap gap-4">
-              <ButtonLink href="/get-quote" size="lg">
+              <ButtonLink href={pages.quote.href} size="lg">
                 Get Free Quote <Icon name="arrowRight" />
               </ButtonLink>
-              <ButtonLink href="/products" size="lg" variant="ghostLight">
+              <ButtonLink href={pages.products.href} size="lg" variant="ghostLight">
                 Explore Coverage Options
               </ButtonLink>
             </div>
@@ -63,17 +65,7 @@ export function Home() {
           title="Why Truckers Choose Us"
           intro={`We have insured owner-operators and fleets since ${site.founded}, and trucking is all we do.`}
         />
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {why.map((card, i) => (
-            <div key={card.title} className="rounded-2xl border border-slate-200 p-7">
-              <span className="flex size-12 items-center justify-center rounded-xl bg-sky text-navy">
-                <Icon name={whyIcons[i] ?? 'shield'} className="size-6" />
-              </span>
-              <h3 className="mt-5 text-xl font-bold">{card.title}</h3>
-              <p className="mt-2 text-muted">{card.text}</p>
-            </div>
-          ))}
-        </div>
+        <FeatureCards items={why} icons={whyIcons} variant="flat" />
       </Section>
 
       <Section tone="mist" labelledBy="products-heading">
@@ -86,14 +78,14 @@ export function Home() {
         <h3 className="mb-5 text-2xl font-bold">By Vehicle Type</h3>
         <ProductGrid products={vehicles.slice(0, 4)} headingLevel={4} />
         <p className="mt-6 text-right">
-          <a href="/products" className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
+          <a href={pages.products.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
             View All Vehicle Types <Icon name="arrowRight" className="size-4" />
           </a>
         </p>
         <h3 className="mb-5 mt-12 text-2xl font-bold">By Coverage Type</h3>
         <ProductGrid products={coverages.slice(0, 4)} headingLevel={4} />
         <p className="mt-6 text-right">
-          <a href="/coverage-types" className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
+          <a href={pages.coverageTypes.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
             View All Coverage Types <Icon name="arrowRight" className="size-4" />
           </a>
         </p>
@@ -109,7 +101,7 @@ export function Home() {
           ))}
         </div>
         <p className="mt-10 text-center">
-          <ButtonLink href="/blog" variant="outline">
+          <ButtonLink href={pages.blog.href} variant="outline">
             View All Posts
           </ButtonLink>
         </p>
@@ -119,7 +111,7 @@ export function Home() {
         <SectionHeading id="faq-heading" kicker="FAQ" title="Frequently Asked Questions" />
         <Faq items={content.faq.slice(0, 4)} group="home-faq" />
         <p className="mt-8 text-center">
-          <a href="/faq" className="font-semibold text-steel hover:text-navy">
+          <a href={pages.faq.href} className="font-semibold text-steel hover:text-navy">
             See all questions
           </a>{' '}
           <span className="text-muted">or call</span>{' '}

@@ -1,5 +1,6 @@
 // Post card data for pages and the BlogExplorer island.
-import { formatDate, postHref, type Post } from '../content';
+import { formatDate, type Post } from '../content';
+import { postHref } from '../links';
 import { imageUrl } from '../ui/Image';
 import type { PostCardData } from '../ui/PostCard';
 

@@ -1,5 +1,6 @@
 // A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
 // `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
+// Also the forms' honeypot field.
 import type { ReactNode } from 'react';
 
 export const inputClass =
@@ -45,4 +46,14 @@ export function describedBy(id: string, { hint = false, error }: { hint?: boolea
     'aria-describedby': [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' '),
     'aria-invalid': error ? true : undefined,
   };
+}
+
+/** A field people never see, named `website`: programs that fill every field give themselves away. */
+export function Honeypot({ id }: { id: string }) {
+  return (
+    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label htmlFor={id}>Website</label>
+      <input id={id} name="website" type="text" tabIndex={-1} autoComplete="off" />
+    </div>
+  );
 }

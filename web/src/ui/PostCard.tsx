@@ -1,4 +1,5 @@
 // A blog post card, used by pages on the server and by the BlogExplorer island: plain data in, no content import.
+import { Card } from './Card';
 import { Icon } from './Icon';
 
 export interface PostCardData {
@@ -17,11 +18,7 @@ export interface PostCardData {
 export function PostCard({ post, headingLevel = 3, featured = false }: { post: PostCardData; headingLevel?: 2 | 3; featured?: boolean }) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <article
-      className={`group relative flex overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-lg ${
-        featured ? 'flex-col md:flex-row' : 'flex-col'
-      }`}
-    >
+    <Card as="article" variant="link" padding="none" className={`group relative flex ${featured ? 'flex-col md:flex-row' : 'flex-col'} overflow-hidden`}>
       <div className={`overflow-hidden bg-sky ${featured ? 'md:w-1/2' : ''}`}>
         <img
           src={post.image}
@@ -56,6 +53,6 @@ export function PostCard({ post, headingLevel = 3, featured = false }: { post: P
           </span>
         </p>
       </div>
-    </article>
+    </Card>
   );
 }

@@ -1,5 +1,6 @@
 // The call-to-action banner: "primary" (two buttons and three benefit badges) or "secondary" (centred, one button).
-import { site, telHref } from '../content';
+import { site } from '../content';
+import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 
@@ -22,7 +23,7 @@ export function CtaBanner({
             {title}
           </h2>
           <p className="mt-4 text-lg text-slate-200">{text}</p>
-          <ButtonLink href="/get-quote" size="lg" className="mt-8">
+          <ButtonLink href={pages.quote.href} size="lg" className="mt-8">
             Get Your Free Quote <Icon name="arrowRight" />
           </ButtonLink>
         </div>
@@ -38,10 +39,10 @@ export function CtaBanner({
           </h2>
           <p className="mt-4 max-w-2xl text-lg text-slate-200">{text}</p>
           <div className="mt-8 flex flex-wrap gap-4">
-            <ButtonLink href="/get-quote" size="lg">
+            <ButtonLink href={pages.quote.href} size="lg">
               Get Free Quote
             </ButtonLink>
-            <ButtonLink href="/contact" size="lg" variant="ghostLight">
+            <ButtonLink href={pages.contact.href} size="lg" variant="ghostLight">
               Contact Us
             </ButtonLink>
           </div>

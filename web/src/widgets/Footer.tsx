@@ -1,41 +1,9 @@
-// The footer: what the agency is, how to reach it, the spec's footer links, licences and social links (only those
-// configured), and the copyright year (kept current in the browser by client.ts).
-import { mailHref, site, telHref } from '../content';
+// The footer: what the agency is, how to reach it, the spec's footer links (their columns are in links.ts),
+// licences and social links (only those configured), and the copyright year (kept current in the browser by
+// client.ts).
+import { site } from '../content';
+import { footerColumns, mailHref, telHref } from '../links';
 import { Icon, type IconName } from '../ui/Icon';
-
-const columns = [
-  {
-    title: 'Insurance',
-    links: [
-      { href: '/products/trucking-insurance', label: 'Semi Truck Insurance' },
-      { href: '/products/hotshot-insurance', label: 'Hot Shot Insurance' },
-      { href: '/products/dump-truck-insurance', label: 'Dump Truck Insurance' },
-      { href: '/products/liability-insurance', label: 'Primary Liability' },
-      { href: '/products/cargo-insurance', label: 'Cargo Insurance' },
-      { href: '/products/physical-damage-insurance', label: 'Physical Damage' },
-    ],
-  },
-  {
-    title: 'Company',
-    links: [
-      { href: '/', label: 'Home' },
-      { href: '/about', label: 'About Us' },
-      { href: '/partners', label: 'Partners' },
-      { href: '/blog', label: 'Blog' },
-      { href: '/faq', label: 'FAQ' },
-    ],
-  },
-  {
-    title: 'Get Started',
-    links: [
-      { href: '/get-quote', label: 'Get a Quote' },
-      { href: '/contact', label: 'Contact Us' },
-      { href: '/privacy', label: 'Privacy Policy' },
-      { href: '/terms', label: 'Terms of Use' },
-      { href: '/sitemap', label: 'Sitemap' },
-    ],
-  },
-];
 
 const socialNames: Record<string, string> = {
   facebook: 'Facebook',
@@ -89,7 +57,7 @@ export function Footer() {
             </ul>
           )}
         </div>
-        {columns.map((column) => (
+        {footerColumns.map((column) => (
           <nav key={column.title} aria-label={column.title}>
             <p className="font-bold text-white">{column.title}</p>
             <ul className="mt-4 space-y-2.5">

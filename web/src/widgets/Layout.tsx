@@ -1,18 +1,13 @@
 // The shared layout of every page: skip link, sticky header with the logo and navigation, the page, the footer and,
 // on pages with a form, the forms' notification area (the Toaster island).
 import type { ReactNode } from 'react';
-import { menuCoverages, productHref, site, telHref, vehicles } from '../content';
+import { site } from '../content';
 import Toaster from '../islands/Toaster';
+import { header, pages, telHref } from '../links';
 import { imageUrl } from '../ui/Image';
 import { Island } from '../ui/Island';
 import { Footer } from './Footer';
 import { SiteNav } from './SiteNav';
-
-export const companyLinks = [
-  { href: '/about', label: 'About' },
-  { href: '/blog', label: 'Blog' },
-  { href: '/contact', label: 'Contact' },
-];
 
 /** `toaster`: whether the page has a form island; only forms show toasts, so other pages need no React for it. */
 export function Layout({ path, toaster, children }: { path: string; toaster: boolean; children: ReactNode }) {
@@ -25,15 +20,16 @@ export function Layout({ path, toaster, children }: { path: string; toaster: boo
           fixed panel and cut that panel to the header's height. */}
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
         <div className="container-site flex h-16 items-center gap-4">
-          <a href="/" className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
+          <a href={pages.home.href} className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
             <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
             {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room. */}
             <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg md:hidden lg:inline lg:max-w-[9.5rem] lg:text-base xl:max-w-none xl:text-lg">{site.brand}</span>
           </a>
           <SiteNav
-            vehicles={vehicles.map((p) => ({ href: productHref(p), label: p.menu_label }))}
-            coverages={menuCoverages.map((p) => ({ href: productHref(p), label: p.menu_label }))}
-            links={companyLinks}
+            vehicles={header.vehicles}
+            coverages={header.coverages}
+            links={header.links}
+            quote={header.quote}
             phone={site.phone}
             phoneHref={telHref}
             currentPath={path}

@@ -1,13 +1,15 @@
 // Product cards: vehicle types (with features) and coverage types (with the typical minimum, and on
 // /coverage-types who requires it).
-import { productHref, type Product } from '../content';
+import type { Product } from '../content';
+import { productHref } from '../links';
+import { Card } from '../ui/Card';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 
 export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 }: { product: Product; showRequiredBy?: boolean; headingLevel?: 2 | 3 | 4 }) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-lg">
+    <Card as="article" variant="link" padding="none" className="group relative flex flex-col overflow-hidden">
       <div className="bg-sky">
         <Image path={product.image} alt="" width={800} height={500} className="aspect-[8/5] h-auto w-full" />
       </div>
@@ -44,7 +46,7 @@ export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 
           Learn More<span className="sr-only"> about {product.title}</span> <Icon name="arrowRight" className="size-4" />
         </a>
       </div>
-    </article>
+    </Card>
   );
 }
 

@@ -3,26 +3,24 @@
 // or Space with or without JavaScript, and `name` keeps one open at a time where the browser supports it.
 // src/enhance/nav.ts adds what the platform lacks (Escape, outside clicks, closing on a link or when focus leaves,
 // hover on a mouse) without React, so a page whose only interactive part is this menu ships no React at all.
+import type { Link } from '../links';
 import { Icon } from '../ui/Icon';
 
-export interface NavLink {
-  href: string;
-  label: string;
-}
-
 export interface SiteNavProps {
-  vehicles: NavLink[];
-  coverages: NavLink[];
-  links: NavLink[];
+  vehicles: Link[];
+  coverages: Link[];
+  links: Link[];
+  /** The call to action beside the menus (the quote page). */
+  quote: Link;
   phone: string;
   phoneHref: string;
   currentPath: string;
 }
 
-export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentPath }: SiteNavProps) {
+export function SiteNav({ vehicles, coverages, links, quote, phone, phoneHref, currentPath }: SiteNavProps) {
   const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
   // The links of a menu, marked when they lead to this page; desktop and mobile menus differ only in look.
-  const menuItems = (items: NavLink[], linkClass: string) =>
+  const menuItems = (items: Link[], linkClass: string) =>
     items.map((item) => (
       <li key={item.href}>
         <a href={item.href} aria-current={current(item.href)} className={linkClass}>
@@ -32,7 +30,7 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
     ));
 
   // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
-  const dropdown = (label: string, items: NavLink[]) => (
+  const dropdown = (label: string, items: Link[]) => (
     <details className="nav-menu relative" name="site-menu" data-hover-menu="">
       <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-2 py-2 font-medium text-ink hover:text-steel lg:px-3">
         {label}
@@ -44,7 +42,7 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
     </details>
   );
 
-  const mobileGroup = (title: string, items: NavLink[]) => (
+  const mobileGroup = (title: string, items: Link[]) => (
     <div>
       <p className="px-3 pb-1 pt-4 text-sm font-bold uppercase tracking-wide text-muted">{title}</p>
       <ul>{menuItems(items, 'block rounded-lg px-3 py-2.5 text-lg text-ink hover:bg-mist aria-[current=page]:font-semibold')}</ul>
@@ -79,8 +77,8 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
           <Icon name="phone" className="size-4" />
           {phone}
         </a>
-        <a href="/get-quote" className="ml-1 whitespace-nowrap rounded-lg bg-amber px-3 py-2 font-semibold text-ink shadow-sm hover:bg-amber-light lg:ml-2 lg:px-4">
-          Get Quote
+        <a href={quote.href} className="ml-1 whitespace-nowrap rounded-lg bg-amber px-3 py-2 font-semibold text-ink shadow-sm hover:bg-amber-light lg:ml-2 lg:px-4">
+          {quote.label}
         </a>
       </nav>
 
@@ -107,8 +105,8 @@ export function SiteNav({ vehicles, coverages, links, phone, phoneHref, currentP
             {mobileGroup('Coverage Types', coverages)}
             {mobileGroup('Company', links)}
             <div className="mt-6 grid gap-3 px-3">
-              <a href="/get-quote" className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
-                Get Quote
+              <a href={quote.href} className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
+                {quote.label}
               </a>
               <a href={phoneHref} className="flex items-center justify-center gap-2 rounded-lg border-2 border-navy px-4 py-3 text-lg font-semibold text-navy">
                 <Icon name="phone" />

@@ -1,0 +1,148 @@
+// What both form islands do, in one hook: a submission id that makes a retried or double-clicked submission count
+// once, the sending state with its synchronous guard, the JSON POST carrying the visit's attribution (captured on
+// the visit's first page by ../enhance/attribution), and the server's answer turned into errors under the fields or
+// a toast: 201 resets the form, 422 marks the fields, 429 says to wait, anything else (503, no network) says it
+// failed. The forms keep only what differs: their fields and their toasts' words. With `template` the form is the
+// no-JavaScript error page's, whose markers the server fills in.
+import { useRef, useState, type FormEvent } from 'react';
+import { readAttribution } from '../enhance/attribution';
+import { showToast, type ToastMessage } from './toast';
+
+export type FieldErrors = Record<string, string>;
+
+export type PostResult =
+  | { kind: 'created' }
+  | { kind: 'invalid'; errors: FieldErrors }
+  | { kind: 'rate-limited'; message: string }
+  | { kind: 'failed' };
+
+export interface LeadFormOptions {
+  endpoint: string;
+  /** Server-side only: render the markers the no-JavaScript error page fills in. */
+  template: boolean;
+  /** Says why the form cannot be sent as filled in (a toast), before anything is sent. */
+  refuse?: (fields: Record<string, string>) => ToastMessage | undefined;
+  /** The JSON body's fields, from the form's; the form's own by default. */
+  body?: (fields: Record<string, string>) => Record<string, unknown>;
+  toasts: {
+    created: ToastMessage;
+    /** Shown when the server's 429 answer carries no message of its own. */
+    rateLimited?: string;
+    failed: ToastMessage;
+  };
+}
+
+export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, toasts }: LeadFormOptions) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
+  const sending = useRef(false);
+  const submissionId = useRef<string | null>(null);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending.current) return;
+    const form = event.currentTarget;
+    const fields = formFields(form);
+    const refusal = refuse?.(fields);
+    if (refusal) {
+      showToast(refusal);
+      return;
+    }
+    submissionId.current ??= newSubmissionId();
+    sending.current = true;
+    setBusy(true);
+    const result = await postLead(endpoint, { ...body(fields), submission_id: submissionId.current });
+    sending.current = false;
+    setBusy(false);
+    if (result.kind === 'created') {
+      form.reset();
+      setErrors({});
+      submissionId.current = null;
+      showToast(toasts.created);
+    } else if (result.kind === 'invalid') {
+      setErrors(result.errors);
+      focusFirstError(form, result.errors);
+    } else if (result.kind === 'rate-limited') {
+      showToast({ title: 'Too Many Attempts', description: result.message || toasts.rateLimited, variant: 'destructive' });
+    } else {
+      showToast(toasts.failed);
+    }
+  };
+
+  // A changed form is a new submission; a change while one is on its way belongs to that one's retry.
+  const onInput = () => {
+    if (!sending.current) submissionId.current = null;
+  };
+
+  return {
+    errors,
+    busy,
+    /** A field's typed value: only the template's marker, the form itself is uncontrolled. */
+    value: (name: Name) => (template ? `TRUCKINS_VALUE_${name}` : undefined),
+    /** A field's error from the server, or the template's marker. */
+    error: (name: Name) => (template ? `TRUCKINS_ERROR_${name}` : errors[name]),
+    /** For the <form>: it posts to the same address without JavaScript. */
+    formProps: { action: endpoint, method: 'post', onSubmit, onInput },
+    /** For the submit button. */
+    buttonProps: { type: 'submit', disabled: busy, onClick: ignoreRepeatedClick } as const,
+  };
+}
+
+/** 128 random bits as hex; crypto.getRandomValues works on plain HTTP too, unlike randomUUID. */
+function newSubmissionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function postLead(endpoint: string, body: Record<string, unknown>): Promise<PostResult> {
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        ...readAttribution(),
+        page_url: window.location.href,
+        // Time since the page began to load (the prerendered form can be filled before it hydrates): the server
+        // quietly drops a submission made faster than a person could type it.
+        elapsed_ms: Math.round(performance.now()),
+        ...body,
+      }),
+    });
+    if (response.status === 201) return { kind: 'created' };
+    const json = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string };
+    if (response.status === 422 && json.errors) return { kind: 'invalid', errors: json.errors };
+    if (response.status === 429) return { kind: 'rate-limited', message: json.message ?? '' };
+    console.error('Lead submission failed', response.status, json);
+    return { kind: 'failed' };
+  } catch (error) {
+    console.error('Lead submission failed', error);
+    return { kind: 'failed' };
+  }
+}
+
+/** The form's fields as text, for the JSON body. */
+function formFields(form: HTMLFormElement): Record<string, string> {
+  const fields: Record<string, string> = {};
+  new FormData(form).forEach((value, name) => {
+    if (typeof value === 'string') fields[name] = value;
+  });
+  return fields;
+}
+
+/** Moves focus to the first field the server marked, so keyboard and screen-reader users land on it. */
+function focusFirstError(form: HTMLFormElement, errors: FieldErrors): void {
+  const first = Array.from(form.elements).find(
+    (element) => element instanceof HTMLElement && 'name' in element && errors[(element as HTMLInputElement).name],
+  ) as HTMLElement | undefined;
+  first?.focus();
+}
+
+/**
+ * On the submit button: the second click of a double-click (or a tap the phone repeats) never submits. Counted by
+ * the browser (`detail` is the click count), so it holds whatever the timing: the first click's answer may already
+ * have reset the form, and submitting that empty form would show errors under the success toast.
+ */
+function ignoreRepeatedClick(event: { detail: number; preventDefault: () => void }): void {
+  if (event.detail > 1) event.preventDefault();
+}

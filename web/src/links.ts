@@ -1,0 +1,59 @@
+// Every address the pages link to, typed once: the site's own pages (with the name a link to each shows), a
+// product's and a post's address, the phone and e-mail links, and the link lists built from them: the header's
+// menus, the footer's columns. Products come from the content, so a product added there joins the menus and the
+// sitemap without an edit here. Server-side only (it reads content.ts); islands get addresses through props.
+import { coverages, menuCoverages, site, vehicles, type Post, type Product } from './content';
+
+export interface Link {
+  href: string;
+  label: string;
+}
+
+/** The site's own pages; the label is how a list of links (footer, sitemap, 404 page) names the page. */
+export const pages = {
+  home: { href: '/', label: 'Home' },
+  quote: { href: '/get-quote', label: 'Get a Quote' },
+  products: { href: '/products', label: 'Insurance Products' },
+  coverageTypes: { href: '/coverage-types', label: 'Coverage Types' },
+  about: { href: '/about', label: 'About Us' },
+  contact: { href: '/contact', label: 'Contact Us' },
+  faq: { href: '/faq', label: 'FAQ' },
+  blog: { href: '/blog', label: 'Blog' },
+  partners: { href: '/partners', label: 'Partners' },
+  privacy: { href: '/privacy', label: 'Privacy Policy' },
+  terms: { href: '/terms', label: 'Terms of Use' },
+  sitemap: { href: '/sitemap', label: 'Sitemap' },
+} as const satisfies Record<string, Link>;
+
+/** Where a form posted without JavaScript lands once stored (the server's 303 goes there: src/leads/mod.rs). */
+export const thankYouPaths = {
+  quote: `${pages.quote.href}/thank-you`,
+  contact: `${pages.contact.href}/thank-you`,
+} as const;
+
+export const productHref = (p: Pick<Product, 'slug'>) => `/products/${p.slug}`;
+export const postHref = (p: Pick<Post, 'slug'>) => `${pages.blog.href}/${p.slug}`;
+/** A phone link, from the number in E.164 form. */
+export const tel = (e164: string) => `tel:${e164}`;
+export const telHref = tel(site.phone_e164);
+export const mailHref = `mailto:${site.email}`;
+
+const menuLink = (p: Product): Link => ({ href: productHref(p), label: p.menu_label });
+
+/** The header: two product menus, the company pages (short names: the header is narrow) and the call to action. */
+export const header: { vehicles: Link[]; coverages: Link[]; links: Link[]; quote: Link } = {
+  vehicles: vehicles.map(menuLink),
+  coverages: menuCoverages.map(menuLink),
+  links: [{ ...pages.about, label: 'About' }, pages.blog, { ...pages.contact, label: 'Contact' }],
+  quote: { ...pages.quote, label: 'Get Quote' },
+};
+
+/** The footer's link columns: the three leading products of each kind, the company pages, the next steps. */
+export const footerColumns: { title: string; links: Link[] }[] = [
+  {
+    title: 'Insurance',
+    links: [...vehicles.slice(0, 3), ...coverages.slice(0, 3)].map((p) => ({ href: productHref(p), label: p.title })),
+  },
+  { title: 'Company', links: [pages.home, pages.about, pages.partners, pages.blog, pages.faq] },
+  { title: 'Get Started', links: [pages.quote, pages.contact, pages.privacy, pages.terms, pages.sitemap] },
+];

@@ -1,0 +1,54 @@
+// /about: the agency's mission, its values and why truckers choose it.
+import { page, paragraphs, site, type TitledText } from '../content';
+import { pages } from '../links';
+import { ButtonLink } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Icon } from '../ui/Icon';
+import { Section, SectionHeading } from '../ui/Section';
+import { FeatureCards } from '../widgets/FeatureCards';
+import { PageHero } from '../widgets/PageHero';
+
+export function About() {
+  const copy = page<{ intro: string; mission: { heading: string; body: string }; values: TitledText[]; reasons: TitledText[] }>('about');
+  return (
+    <>
+      <PageHero kicker={`Serving truckers since ${site.founded}`} title={copy.title.split('|')[0]?.trim() ?? 'About Us'} intro={copy.intro} />
+      <Section labelledBy="mission-heading">
+        <div className="mx-auto max-w-3xl">
+          <h2 id="mission-heading" className="text-3xl font-bold">
+            {copy.mission.heading}
+          </h2>
+          <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
+            {paragraphs(copy.mission.body).map((p) => (
+              <p key={p}>{p}</p>
+            ))}
+          </div>
+        </div>
+      </Section>
+      <Section tone="mist" labelledBy="values-heading">
+        <SectionHeading id="values-heading" title="Our Core Values" />
+        <div className="grid gap-6 md:grid-cols-3">
+          {copy.values.map((value, i) => (
+            <Card key={value.title} variant="raised" padding="lg">
+              <Icon name={(['shieldCheck', 'award', 'trendDown'] as const)[i] ?? 'shield'} className="size-8 text-steel" />
+              <h3 className="mt-4 text-xl font-bold">{value.title}</h3>
+              <p className="mt-2 text-muted">{value.text}</p>
+            </Card>
+          ))}
+        </div>
+      </Section>
+      <Section labelledBy="reasons-heading">
+        <SectionHeading id="reasons-heading" title={`Why Choose ${site.brand}`} />
+        <FeatureCards items={copy.reasons} icons={['layers', 'zap', 'headset', 'file']} />
+        <div className="mt-10 flex flex-wrap justify-center gap-4">
+          <ButtonLink href={pages.quote.href} size="lg">
+            Get a Free Quote
+          </ButtonLink>
+          <ButtonLink href={pages.contact.href} size="lg" variant="outline">
+            Contact Us
+          </ButtonLink>
+        </div>
+      </Section>
+    </>
+  );
+}

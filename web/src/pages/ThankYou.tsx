@@ -1,0 +1,31 @@
+// The page a form posted without JavaScript lands on once stored (after the server's 303 See Other), one per form.
+import { site } from '../content';
+import { pages, telHref } from '../links';
+import { ButtonLink } from '../ui/Button';
+import { Icon } from '../ui/Icon';
+import { TextLink } from '../ui/TextLink';
+
+export function ThankYou({ title, text }: { title: string; text: string }) {
+  return (
+    <section aria-labelledby="thanks-title" className="py-20 md:py-28">
+      <div className="container-site max-w-2xl text-center">
+        <Icon name="checkCircle" className="mx-auto size-16 text-success" />
+        <h1 id="thanks-title" className="mt-6 text-3xl font-bold md:text-4xl">
+          {title}
+        </h1>
+        <p className="mt-4 text-lg text-muted">{text}</p>
+        <p className="mt-2 text-muted">
+          Need us sooner? Call{' '}
+          <TextLink href={telHref}>{site.phone}</TextLink>
+          .
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-4">
+          <ButtonLink href={pages.home.href}>Back to Home</ButtonLink>
+          <ButtonLink href={pages.blog.href} variant="outline">
+            Read Our Guides
+          </ButtonLink>
+        </div>
+      </div>
+    </section>
+  );
+}
