@@ -23,7 +23,8 @@ enum Shape {
 
 /// The copy each page of `content/pages/*.toml` must hold beyond `title` and `description`: checked here so that a
 /// mistake names the file and the field instead of failing the prerender somewhere in React. Keep in step with the
-/// list in content/README.md and the types the pages read it with (web/src/pages/InfoPages.tsx).
+/// list in content/README.md and the types the pages read it with (`web/src/content.ts`, the page files under
+/// `web/src/pages/`).
 const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 6] = [
     (
         "about",
