@@ -1,5 +1,4 @@
 //! Shared by the integration tests: the application on a fresh SQLite file of its own, as `main` builds it.
-#![allow(dead_code)]
 
 pub mod process;
 
