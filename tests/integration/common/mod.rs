@@ -2,10 +2,12 @@
 
 pub mod process;
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rocket::figment::Figment;
+use rocket::figment::value::Value;
+use rocket::figment::{Figment, Profile, Provider, Source};
 use rocket::local::blocking::Client;
 
 /// A path for a new database file, unique to this test process and call.
@@ -22,8 +24,21 @@ pub fn temp_database(label: &str) -> PathBuf {
 }
 
 /// The binary's default configuration with a test database and quiet logs.
+///
+/// Built by `truckins::config::figment()`, as `main` builds it, so it also reads the environment's `ROCKET_*` and
+/// `TRUCKINS_*` variables and a `Rocket.toml`: one left in a developer's shell (`TRUCKINS_IP_LIMIT`, say) would
+/// change what these tests test. The tests that run the binary remove those variables from its environment; here,
+/// where they cannot be removed, a test fails naming each setting such a source makes.
 pub fn figment(database: &PathBuf) -> Figment {
-    truckins::config::figment()
+    let figment = truckins::config::figment();
+    let outside = settings_from_outside(&figment);
+    assert!(
+        outside.is_empty(),
+        "the tests expect the built-in configuration, but these settings come from outside it (unset or remove \
+         them to run the tests): {}",
+        outside.into_iter().collect::<Vec<_>>().join(", ")
+    );
+    figment
         .merge(("database", database))
         .merge(("log_level", "critical"))
 }
@@ -46,4 +61,47 @@ pub fn sitemap_paths(client: &Client) -> Vec<String> {
         // https://host/path -> /path
         .map(|url| format!("/{}", url.splitn(4, '/').nth(3).unwrap_or("")))
         .collect()
+}
+
+/// Each setting of `figment` that an environment variable or a file provides, named with its source.
+fn settings_from_outside(figment: &Figment) -> BTreeSet<String> {
+    fn walk(
+        figment: &Figment,
+        profile: &Profile,
+        keys: &mut Vec<String>,
+        value: &Value,
+        found: &mut BTreeSet<String>,
+    ) {
+        match value {
+            Value::Dict(_, dict) => {
+                for (key, value) in dict {
+                    keys.push(key.clone());
+                    walk(figment, profile, keys, value, found);
+                    keys.pop();
+                }
+            }
+            Value::Array(_, values) => values
+                .iter()
+                .for_each(|value| walk(figment, profile, keys, value, found)),
+            value => {
+                let Some(metadata) = figment.get_metadata(value.tag()) else {
+                    return;
+                };
+                if let Some(Source::File(path)) = &metadata.source {
+                    found.insert(format!("`{}` from {}", keys.join("."), path.display()));
+                } else if metadata.name.contains("environment variable") {
+                    // The name reads "`TRUCKINS_` environment variable(s)"; the interpolated key "IP_LIMIT".
+                    let prefix = metadata.name.split('`').nth(1).unwrap_or_default();
+                    found.insert(format!("{prefix}{}", metadata.interpolate(profile, keys)));
+                }
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    for (profile, dict) in figment.data().expect("the configuration's sources read") {
+        for (key, value) in &dict {
+            walk(figment, &profile, &mut vec![key.clone()], value, &mut found);
+        }
+    }
+    found
 }
