@@ -6,8 +6,6 @@
 //! IP rate limits (and `X-Forwarded-For` only from trusted proxies), spam traps, idempotency, malformed and hostile
 //! bodies, the no-JavaScript form path and 500 leads stored concurrently.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -18,6 +16,8 @@ use rocket::local::blocking::{Client, LocalResponse};
 use serde_json::{Value, json};
 use truckins::leads::store::{Lead, LeadFilter, list, open};
 use truckins::leads::{CONSENT_TEXT, CONSENT_VERSION};
+
+use crate::common;
 
 const QUOTE: &str = "/api/leads/quote";
 const CONTACT: &str = "/api/leads/contact";

@@ -13,15 +13,15 @@
 //! - The server's own answers for the site's files (every page, assets, redirects, 404s, bad paths; brotli, gzip
 //!   and identity; 304 revalidation; HEAD) are the application's answers: same status, headers and bytes.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::process::{Http, Server, TempDir, free_port, truckins_with_open_files};
+use crate::common::process::{Http, Server, TempDir, free_port, truckins_with_open_files};
 use rocket::http::Header;
+
+use crate::common;
 
 /// Short limits, so the tests see connections closed soon; every wait below is for the event, bounded only by the
 /// 30 s read timeout of the test client.

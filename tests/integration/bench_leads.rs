@@ -6,18 +6,16 @@
 //! stored and the server's peak resident memory (`VmHWM`). It asserts only correctness — every submission answered
 //! 201 is stored once under the id the server returned, and the file passes `PRAGMA integrity_check` — never timing.
 //!
-//! Run: `cargo test --release --test bench_leads -- --ignored --nocapture` (`BENCH_SECONDS` changes the 10 s per
+//! Run: `cargo test --release --test integration bench_leads:: -- --ignored --nocapture` (`BENCH_SECONDS` changes the 10 s per
 //! phase, `BENCH_CLIENTS` the 16 clients). The client threads share the machine's CPUs with the server, so the figures are for comparing runs on
 //! one machine, not absolute capacity.
-
-mod common;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::process::{Http, Reply, Server, TempDir};
+use crate::common::process::{Http, Reply, Server, TempDir};
 
 const WARM_UP: usize = 100;
 
@@ -184,7 +182,7 @@ fn mib(kib: Option<u64>) -> String {
 }
 
 #[test]
-#[ignore = "benchmark: cargo test --release --test bench_leads -- --ignored --nocapture"]
+#[ignore = "benchmark: cargo test --release --test integration bench_leads:: -- --ignored --nocapture"]
 fn bench_lead_submissions_and_static_page() {
     let seconds: f64 = std::env::var("BENCH_SECONDS")
         .ok()

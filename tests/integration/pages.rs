@@ -2,10 +2,10 @@
 //! 7 benefits, their own FAQ where they have one, structured data), the overview pages, the company pages and the
 //! human-readable sitemap.
 
-mod common;
-
 use rocket::http::Status;
 use rocket::local::blocking::Client;
+
+use crate::common;
 
 fn page(client: &Client, path: &str) -> String {
     let response = client.get(path.to_string()).dispatch();

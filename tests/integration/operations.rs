@@ -19,8 +19,6 @@
 //!   batches, yet a burst of requests followed at once by SIGTERM leaves every line, whole and in order.
 //! - `--base-url` rewrites canonical links, the sitemap and robots.txt, also in the gzip-encoded variants.
 
-mod common;
-
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Read;
@@ -32,7 +30,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::process::{Http, Reply, START_LIMIT, Server, TempDir, free_port, truckins, wait_exit};
+use crate::common::process::{
+    Http, Reply, START_LIMIT, Server, TempDir, free_port, truckins, wait_exit,
+};
 use serde_json::{Value, json};
 
 /// How long a command that must fail at start may take.

@@ -12,8 +12,6 @@
 //! The HTTP client is hand-written on `std::net::TcpStream` (keep-alive HTTP/1.1), and the server only ever
 //! listens on a free loopback port picked by the test. Every child process is killed and reaped by a guard.
 
-mod common;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -22,7 +20,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::process::{Http, Server, TempDir, USER_AGENT, truckins as command};
+use crate::common::process::{Http, Server, TempDir, USER_AGENT, truckins as command};
 use serde_json::{Value, json};
 use truckins::leads::store;
 

@@ -1,12 +1,12 @@
 //! No broken links: a crawl from `/` follows every internal link and asset (redirects followed) and fails on any
 //! that does not answer 200; every page in `sitemap.xml` must be reachable by following links.
 
-mod common;
-
 use std::collections::{BTreeSet, VecDeque};
 
 use rocket::http::Status;
 use rocket::local::blocking::Client;
+
+use crate::common;
 
 /// Values of `href="..."` and `src="..."` in a page; `&amp;` decoded.
 fn links(html: &str) -> Vec<String> {

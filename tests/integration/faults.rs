@@ -20,8 +20,6 @@
 //! - An `elapsed_ms` that is not a whole non-negative number (-1, 1.0, 1e3, "abc", "+2000") counts as filled in
 //!   too fast: answered like a success, stored nowhere, as for 300 ms; a whole 1500 is a person.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -30,7 +28,7 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use common::process::{Reply, Server, TempDir, free_port, truckins, with_umask};
+use crate::common::process::{Reply, Server, TempDir, free_port, truckins, with_umask};
 use serde_json::{Value, json};
 
 const QUOTE: &str = "/api/leads/quote";

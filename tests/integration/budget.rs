@@ -1,6 +1,6 @@
 //! Byte budgets: what each kind of page costs a visitor, as sent with brotli. Deterministic (the bytes of this
 //! build), so a budget can be a test; the figures are printed for the record
-//! (`cargo test --test budget -- --nocapture`).
+//! (`cargo test --test integration budget:: -- --nocapture`).
 //!
 //! A page's script is what its browser will load: the entry and what it imports statically, and on a page with
 //! islands also what the entry imports dynamically for them (React, the hydration module, the islands' chunks and
@@ -8,12 +8,12 @@
 //! only on the pages that have that island. (tests that a page without islands loads no React in a real browser:
 //! web/e2e/layout.spec.ts)
 
-mod common;
-
 use std::collections::{BTreeSet, HashMap};
 
 use rocket::http::{Header, Status};
 use rocket::local::blocking::Client;
+
+use crate::common;
 
 /// Pages with a form or the blog explorer: React, the hydration module and their islands.
 const ISLAND_PAGE_JS_BUDGET: usize = 80 * 1024;

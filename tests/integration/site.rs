@@ -2,14 +2,14 @@
 //! serves: every page and embedded file, the not-found pages, redirects, compression, caching, security headers
 //! and hostile requests.
 
-mod common;
-
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rocket::http::{ContentType, Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use sha2::{Digest, Sha256};
 use truckins::site::SiteFiles;
+
+use crate::common;
 
 fn site_toml() -> toml::Table {
     let text =

@@ -1,0 +1,20 @@
+//! The integration tests, in one crate: one binary to build and link with the whole embedded site, rather than one
+//! per file. A module per area; `common` builds the application as `main` does (`truckins::config::figment()`,
+//! `truckins::rocket_with`) for the tests that use Rocket's local client, and `common::process` runs the real binary
+//! for the tests that need sockets, signals and files.
+//!
+//! Run one area with a filter on its module: `cargo test --test integration leads::` (nextest: `cargo nextest run
+//! -E 'binary(integration) and test(/^leads::/)'`).
+
+mod common;
+
+mod bench_leads;
+mod budget;
+mod connections;
+mod durability;
+mod faults;
+mod leads;
+mod links;
+mod operations;
+mod pages;
+mod site;
