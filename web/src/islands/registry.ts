@@ -1,5 +1,5 @@
 // Island name -> lazy module. The client entry loads only the islands a page contains, each from its own chunk.
-// Keep names equal to file names: a chunk is named after its island (tests/budget.rs counts a page's chunks by it).
+// Keep names equal to file names: a chunk is named after its island (tests/integration/budget.rs counts a page's chunks by it).
 import type { ComponentType } from 'react';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- props are checked where <Island> is rendered
