@@ -52,7 +52,7 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     println!(
         "truckins {} starting with:\n{}",
         env!("CARGO_PKG_VERSION"),
-        config::describe(&figment, &settings)
+        config::describe(&figment, &settings, truckins::site::BUILD_BASE_URL)
     );
     let rocket_config =
         rocket::Config::try_from(&figment).map_err(|e| format!("invalid setting: {e}"))?;

@@ -87,7 +87,7 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                 1,
             );
         }
-        if matches!(fields.get("consent"), "true" | "on" | "yes" | "1") {
+        if validate::is_true(fields.get("consent")) {
             html = html.replacen(
                 "data-fill=\"consent\"",
                 "data-fill=\"consent\" checked=\"\"",

@@ -31,12 +31,9 @@ pub struct Leads {
 
 pub fn stage() -> AdHoc {
     AdHoc::try_on_ignite("Leads", |rocket| async {
-        let settings: LeadSettings = match rocket.figment().extract() {
-            Ok(settings) => settings,
-            Err(error) => {
-                rocket::error!("invalid leads settings: {error}");
-                return Err(rocket);
-            }
+        let Some(settings) = rocket.state::<LeadSettings>().cloned() else {
+            rocket::error!("the leads need the settings managed as state");
+            return Err(rocket);
         };
         let path = settings.database.clone();
         let size = settings.pool_size;

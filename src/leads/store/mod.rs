@@ -15,31 +15,13 @@ mod pool;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
+/// The time stamps stored with leads (kept here too: callers of the store name it as `store::now`).
+pub use crate::clock::now;
 pub use error::StoreError;
 pub use pool::{Connection, DbPool, create_private, open};
 
 /// The lead statuses an admin moves a lead through (DECISIONS 17).
 pub const STATUSES: [&str; 5] = ["new", "contacted", "quoted", "won", "lost"];
-
-/// The current time as RFC 3339 UTC text, e.g. `2026-11-22T08:15:00.123Z`.
-pub fn now() -> String {
-    let mut text = Vec::with_capacity(32);
-    write_now(&mut text);
-    String::from_utf8_lossy(&text).into_owned()
-}
-
-/// [`now`] appended to `out`: the request log writes its lines without a string of their own per request.
-pub fn write_now(out: &mut Vec<u8>) {
-    let now = time::OffsetDateTime::now_utc();
-    let start = out.len();
-    if now
-        .format_into(out, &time::format_description::well_known::Rfc3339)
-        .is_err()
-    {
-        out.truncate(start);
-        out.extend_from_slice(now.unix_timestamp().to_string().as_bytes());
-    }
-}
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
 /// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.
