@@ -2,6 +2,7 @@
 //! request facts kept with a lead ([`Visit`]) and the [`Reply`] they answer with: JSON for programs, a page or a
 //! redirect for a plain form post. The work between request and answer is the [`pipeline`](super::pipeline)'s.
 
+use std::borrow::Cow;
 use std::os::unix::fs::PermissionsExt;
 
 use rocket::data::Data;
@@ -18,6 +19,7 @@ use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::store::{self, DbPool};
 use super::{Form, LeadSettings, nojs, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
+use crate::errors::ClientError;
 
 /// Everything the lead routes share.
 pub struct Leads {
@@ -111,14 +113,17 @@ impl<'r> FromRequest<'r> for Visit {
 /// How the answer is given: JSON for programs, pages for a plain form post.
 pub enum Reply {
     Json(Status, Value),
+    /// A refusal for a program, as every API error is given.
+    Error(ClientError),
     Page(Status, String),
     SeeOther(&'static str),
 }
 
 impl<'r> Responder<'r, 'static> for Reply {
-    fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
+    fn respond_to(self, request: &'r Request<'_>) -> response::Result<'static> {
         let mut response = Response::build();
         match self {
+            Reply::Error(error) => return error.respond_to(request),
             Reply::Json(status, value) => {
                 let body = value.to_string();
                 response
@@ -163,11 +168,8 @@ async fn contact(
     submit(Form::Contact, body, content_type, visit, leads).await
 }
 
-fn json_error(status: Status, message: &str) -> Reply {
-    Reply::Json(
-        status,
-        json!({ "error": status.reason_lossy(), "message": message }),
-    )
+fn json_error(status: Status, message: impl Into<Cow<'static, str>>) -> Reply {
+    Reply::Error(ClientError::new(status, message))
 }
 
 async fn submit(
@@ -188,7 +190,7 @@ async fn submit(
         // A request that cannot be read at all: JSON for a program, the empty form with the reason for a person.
         Err(refusal) => {
             return match encoding {
-                Encoding::Json => json_error(refusal.status, &refusal.message),
+                Encoding::Json => json_error(refusal.status, refusal.message),
                 Encoding::Form => nojs::unreadable(form, refusal.status),
             };
         }
@@ -208,9 +210,9 @@ fn json_answer(verdict: Verdict, form: Form) -> Reply {
         Verdict::Invalid(errors) => {
             Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
         }
-        Verdict::RateLimited => Reply::Json(
-            Status::TooManyRequests,
-            json!({ "error": "Too Many Attempts", "message": form.rate_limit_message() }),
+        Verdict::RateLimited => Reply::Error(
+            ClientError::new(Status::TooManyRequests, form.rate_limit_message())
+                .titled("Too Many Attempts"),
         ),
         Verdict::Busy => json_error(
             Status::ServiceUnavailable,
