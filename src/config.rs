@@ -224,13 +224,14 @@ fn one_line(error: &rocket::figment::Error) -> String {
     error.to_string().lines().collect::<Vec<_>>().join(" ")
 }
 
-/// The effective configuration, one `key = value` per line, for the start-up log.
-pub fn describe(figment: &Figment, settings: &Settings) -> String {
+/// The effective configuration, one `key = value` per line, for the start-up log; `built_base_url` is the public
+/// address the site was built with, shown when `base_url` is unset.
+pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) -> String {
     let rocket: rocket::Config = rocket::Config::from(figment);
     let base_url = settings
         .base_url
         .clone()
-        .unwrap_or_else(|| format!("{} (built in)", crate::site::BUILD_BASE_URL));
+        .unwrap_or_else(|| format!("{built_base_url} (built in)"));
     let proxies = settings
         .trusted_proxies
         .iter()

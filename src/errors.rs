@@ -1,53 +1,104 @@
-//! What a client sees when a request fails: branded HTML pages for people, JSON under `/api` for programs.
-//! Catchers decide only the presentation; the status comes from the route or from Rocket itself.
+//! What a client sees when a request fails: one [`ClientError`] (a status and the words a client may see) for every
+//! API and page error, shown as JSON under `/api` for programs and as the branded HTML page for people.
+//! Catchers decide only the presentation; the status comes from the route or from Rocket itself. Whatever else
+//! is known about a failure (paths, SQL, the underlying error) goes to the log, never to the client.
 
-use rocket::http::Status;
-use rocket::serde::json::{Json, Value, json};
+use std::borrow::Cow;
+
+use rocket::http::{ContentType, Status};
+use rocket::response::{self, Responder, Response};
+use rocket::serde::json::{Value, json};
 use rocket::{Catcher, Request};
 
 use crate::site::{ErrorPage, Negotiation, Overlay, SiteResponse};
 
-fn page_for(status: Status, request: &Request<'_>) -> ErrorPage {
-    match status.code {
-        404 => crate::site::not_found_page(request.uri().path().as_str()),
-        500.. => ErrorPage::ServerError,
-        _ => ErrorPage::BadRequest,
+/// A failed request as its client is told about it: the status, a short title (the status's reason unless said
+/// otherwise) and a message saying what to do.
+#[derive(Debug, Clone)]
+pub struct ClientError {
+    pub status: Status,
+    title: &'static str,
+    message: Cow<'static, str>,
+}
+
+impl ClientError {
+    /// A failure with its own message.
+    pub fn new(status: Status, message: impl Into<Cow<'static, str>>) -> Self {
+        ClientError {
+            status,
+            title: status.reason_lossy(),
+            message: message.into(),
+        }
+    }
+
+    /// A failure known only by its status: the status's reason and what to do about it.
+    pub fn for_status(status: Status) -> Self {
+        let message = match status.code {
+            400 => "The request could not be read. Send a JSON object.",
+            404 => "There is nothing at this address.",
+            405 => "This address does not accept that method.",
+            413 => "The request body is too large.",
+            415 => "Send the request as application/json.",
+            422 => "The request body has the wrong shape.",
+            429 => "Too many requests. Please wait and try again.",
+            500.. => "Something went wrong on our side. Please try again later.",
+            _ => "The request could not be handled.",
+        };
+        ClientError::new(status, message)
+    }
+
+    /// The same failure under another title (the error catalogue's "Too Many Attempts", say).
+    pub fn titled(self, title: &'static str) -> Self {
+        ClientError { title, ..self }
+    }
+
+    /// The JSON a program gets: `{"error": title, "message": message}`.
+    pub fn to_json(&self) -> Value {
+        json!({ "error": self.title, "message": self.message })
+    }
+
+    /// The page a person gets for this failure's status.
+    pub fn page(&self, request: &Request<'_>) -> SiteResponse {
+        let page = match self.status.code {
+            404 => crate::site::not_found_page(request.uri().path().as_str()),
+            500.. => ErrorPage::ServerError,
+            _ => ErrorPage::BadRequest,
+        };
+        let negotiation = Negotiation::from_headers(request);
+        let none = Overlay::default();
+        let overlay = request.rocket().state::<Overlay>().unwrap_or(&none);
+        SiteResponse::error(self.status, page, &negotiation, overlay)
+    }
+}
+
+/// As JSON, with the failure's status.
+impl<'r> Responder<'r, 'static> for ClientError {
+    fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
+        let body = self.to_json().to_string();
+        Response::build()
+            .status(self.status)
+            .header(ContentType::JSON)
+            .sized_body(body.len(), std::io::Cursor::new(body))
+            .ok()
+    }
+}
+
+fn log_server_error(status: Status, request: &Request<'_>) {
+    if status.code >= 500 {
+        rocket::error!("{} {} answered {status}", request.method(), request.uri());
     }
 }
 
 #[rocket::catch(default)]
 fn html_error(status: Status, request: &Request<'_>) -> SiteResponse {
-    if status.code >= 500 {
-        rocket::error!("{} {} answered {status}", request.method(), request.uri());
-    }
-    let negotiation = Negotiation::from_headers(request);
-    let none = Overlay::default();
-    let overlay = request.rocket().state::<Overlay>().unwrap_or(&none);
-    SiteResponse::error(status, page_for(status, request), &negotiation, overlay)
+    log_server_error(status, request);
+    ClientError::for_status(status).page(request)
 }
 
 #[rocket::catch(default)]
-fn json_error(status: Status, request: &Request<'_>) -> (Status, Json<Value>) {
-    if status.code >= 500 {
-        rocket::error!("{} {} answered {status}", request.method(), request.uri());
-    }
-    (status, Json(json_error_body(status)))
-}
-
-/// The JSON a program gets for a failed request under `/api`: the status's reason and what to do about it.
-pub fn json_error_body(status: Status) -> Value {
-    let message = match status.code {
-        400 => "The request could not be read. Send a JSON object.",
-        404 => "There is nothing at this address.",
-        405 => "This address does not accept that method.",
-        413 => "The request body is too large.",
-        415 => "Send the request as application/json.",
-        422 => "The request body has the wrong shape.",
-        429 => "Too many requests. Please wait and try again.",
-        500.. => "Something went wrong on our side. Please try again later.",
-        _ => "The request could not be handled.",
-    };
-    json!({ "error": status.reason_lossy(), "message": message })
+fn json_error(status: Status, request: &Request<'_>) -> ClientError {
+    log_server_error(status, request);
+    ClientError::for_status(status)
 }
 
 pub fn html_catchers() -> Vec<Catcher> {

@@ -5,6 +5,7 @@
 //! or run the real binary.
 
 pub mod client_ip;
+pub mod clock;
 pub mod config;
 pub mod errors;
 pub mod leads;
@@ -13,6 +14,7 @@ pub mod security;
 pub mod server;
 pub mod site;
 
+use rocket::fairing::AdHoc;
 use rocket::figment::Figment;
 use rocket::shield::Shield;
 use rocket::{Build, Rocket};
@@ -28,19 +30,35 @@ pub fn rocket_with(figment: Figment) -> Rocket<Build> {
 }
 
 /// The application and its request log, which the server also writes to for the requests it answers itself.
+///
+/// The settings are extracted here, once, and managed as state: the stages read them from there. Settings that
+/// cannot be extracted stop the start (at ignition) with the reason, rather than running on defaults.
 pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
-    // Settings that shape fairings are read here; the stages read theirs from the same figment and stop the
-    // start with a clear message if they are invalid.
-    let settings: config::Settings = figment.extract().unwrap_or_default();
+    let settings: config::Settings = match figment.extract() {
+        Ok(settings) => settings,
+        Err(error) => {
+            let log = ops::RequestLog::new(config::LogFormat::Text, ops::LogWriter::stdout());
+            let refused = rocket::custom(figment).attach(AdHoc::try_on_ignite(
+                "Settings",
+                |rocket| async move {
+                    rocket::error!("invalid settings: {error}");
+                    Err(rocket)
+                },
+            ));
+            return (refused, log);
+        }
+    };
     let log = ops::RequestLog::new(settings.log_format, ops::LogWriter::stdout());
     let rocket = rocket::custom(figment)
         // An empty Shield replaces Rocket's default one: SecurityHeaders sets every security header itself.
         .attach(Shield::new())
         .attach(security::SecurityHeaders::new(settings.hsts))
         .attach(log.clone())
+        .manage(settings)
         .attach(leads::stage())
         .attach(ops::stage())
         .attach(site::stage())
+        .register("/", errors::html_catchers())
         .register("/api", errors::json_catchers());
     (rocket, log)
 }

@@ -234,11 +234,11 @@ impl RequestLog {
         let milliseconds = started.elapsed().as_secs_f64() * 1000.0;
         match self.format {
             LogFormat::Text => self.writer.append_with(|line| {
-                crate::leads::store::write_now(line);
+                crate::clock::write_now(line);
                 let _ = writeln!(line, " {method} {path} {status} {milliseconds:.1}ms");
             }),
             LogFormat::Json => {
-                let object = json!({ "time": crate::leads::store::now(), "method": method,
+                let object = json!({ "time": crate::clock::now(), "method": method,
                     "path": path, "status": status,
                     "duration_ms": (milliseconds * 10.0).round() / 10.0 });
                 self.writer.append_with(|line| {

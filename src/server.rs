@@ -493,7 +493,11 @@ fn refusal(
     let (content_type, body): (&'static str, Bytes) = if is_api {
         (
             "application/json",
-            Bytes::from(crate::errors::json_error_body(status).to_string()),
+            Bytes::from(
+                crate::errors::ClientError::for_status(status)
+                    .to_json()
+                    .to_string(),
+            ),
         )
     } else {
         let page = if status.code == 404 {

@@ -645,23 +645,17 @@ fn page(
     ))
 }
 
-/// Mounts the site and its HTML error pages.
+/// Mounts the site (its HTML error pages are the catchers of [`crate::errors`], registered with the application).
 pub fn stage() -> AdHoc {
     AdHoc::try_on_ignite("Website", |rocket| async {
-        let settings: crate::config::Settings = match rocket.figment().extract() {
-            Ok(settings) => settings,
-            Err(error) => {
-                rocket::error!("invalid settings: {error}");
-                return Err(rocket);
-            }
+        let Some(settings) = rocket.state::<crate::config::Settings>() else {
+            rocket::error!("the website needs the settings managed as state");
+            return Err(rocket);
         };
         // The index is built here, at start, not by the first visitor's request.
         LazyLock::force(&PREPARED);
         let overlay = Overlay::new(settings.base_url.as_deref());
-        Ok(rocket
-            .manage(overlay)
-            .mount("/", rocket::routes![page])
-            .register("/", crate::errors::html_catchers()))
+        Ok(rocket.manage(overlay).mount("/", rocket::routes![page]))
     })
 }
 

@@ -271,7 +271,9 @@ fn vehicle_count(raw: &str) -> Result<i64, &'static str> {
     }
 }
 
-fn is_true(raw: &str) -> bool {
+/// Whether a checkbox or flag says yes (`true`, `on`, `yes` or `1`, in any case, spaces around ignored): the one
+/// reading of consent, for validation and for the form page put back.
+pub fn is_true(raw: &str) -> bool {
     matches!(
         raw.trim().to_ascii_lowercase().as_str(),
         "true" | "on" | "yes" | "1"

@@ -1,0 +1,180 @@
+//! `truckins leads export|list|status`: leads written as CSV or JSON, shown as a table (the table printer is here),
+//! or moved to another status. Whatever a visitor typed is printed as text, never as terminal control sequences.
+
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::PathBuf;
+
+use clap::{Subcommand, ValueEnum};
+use rocket::figment::Figment;
+use truckins::leads::{export, store};
+
+use super::open_existing;
+
+#[derive(Subcommand)]
+pub enum LeadsCommand {
+    /// Write leads as CSV (safe to open in a spreadsheet) or JSON, newest first.
+    Export {
+        /// csv or json.
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Only leads created on or after this date (YYYY-MM-DD, UTC).
+        #[arg(long, value_parser = parse_date)]
+        since: Option<String>,
+        /// Only leads with this status.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
+        status: Option<String>,
+        /// Write to this file instead of standard output (a new file is readable by its owner only).
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+    /// Show recent leads as a table.
+    List {
+        /// How many leads to show.
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+        /// Only leads with this status.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
+        status: Option<String>,
+    },
+    /// Move a lead to another status: new, contacted, quoted, won or lost.
+    Status {
+        /// The lead's id (the first column of `leads list`).
+        id: i64,
+        /// The new status.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
+        status: String,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    Csv,
+    Json,
+}
+
+fn parse_date(text: &str) -> Result<String, String> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(text, format)
+        .map(|_| text.to_string())
+        .map_err(|_| format!("{text:?} is not a date like 2026-11-01"))
+}
+
+pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
+    let (_, pool) = open_existing(figment)?;
+    match command {
+        LeadsCommand::Export {
+            format,
+            since,
+            status,
+            output,
+        } => {
+            let filter = store::LeadFilter {
+                since,
+                status,
+                limit: None,
+            };
+            let leads = store::list(&pool, &filter).map_err(|e| e.to_string())?;
+            let mut out: Box<dyn Write> = match &output {
+                // Created readable by its owner only, whatever the umask: it holds every lead's contact details.
+                Some(file) => Box::new(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .mode(0o600)
+                        .open(file)
+                        .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
+                ),
+                None => Box::new(std::io::stdout().lock()),
+            };
+            let written = match format {
+                ExportFormat::Csv => export::write_csv(&leads, &mut out),
+                ExportFormat::Json => export::write_json(&leads, &mut out),
+            };
+            written_unless_closed(written.and_then(|()| out.flush()), "the export")?;
+            if let Some(file) = output {
+                eprintln!("wrote {} leads to {}", leads.len(), file.display());
+            }
+            Ok(())
+        }
+        LeadsCommand::List { limit, status } => {
+            let leads = store::list(
+                &pool,
+                &store::LeadFilter {
+                    since: None,
+                    status,
+                    limit: Some(limit),
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            written_unless_closed(print_table(&leads), "the list")
+        }
+        LeadsCommand::Status { id, status } => {
+            if store::set_status(&pool, id, &status).map_err(|e| e.to_string())? {
+                println!("lead {id} is now {status}");
+                Ok(())
+            } else {
+                Err(format!("no lead has id {id}"))
+            }
+        }
+    }
+}
+
+/// The outcome of writing `what`, where a reader that stopped early (`| head`) is no failure: what it wanted was
+/// written.
+fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), String> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result.map_err(|e| format!("cannot write {what}: {e}")),
+    }
+}
+
+/// `leads list`: one line a lead, newest first.
+fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "   id  created (UTC)         source    status     name                      email                         about"
+    )?;
+    for lead in leads {
+        let about = match lead.source.as_str() {
+            "quote" => format!(
+                "{} x{}",
+                lead.insurance_type.as_deref().unwrap_or("-"),
+                lead.vehicle_count
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ),
+            _ => lead.subject.clone().unwrap_or_default(),
+        };
+        writeln!(
+            out,
+            "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
+            lead.id,
+            clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
+            clip(&lead.source, 8),
+            clip(&lead.status, 9),
+            clip(&lead.name, 24),
+            clip(&lead.email, 28),
+            clip(&about, 40)
+        )?;
+    }
+    if leads.is_empty() {
+        writeln!(out, "(no leads)")?;
+    }
+    out.flush()
+}
+
+/// `text` on one line of at most `width` characters. Whatever a visitor typed (or an older version stored) is shown
+/// as text, never as terminal control sequences: line breaks and tabs as spaces, other control and bidirectional
+/// characters as U+FFFD.
+fn clip(text: &str, width: usize) -> String {
+    let text = export::printable(text).replace(['\n', '\t'], " ");
+    let text = text.as_str();
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(width - 1).collect::<String>())
+    }
+}

@@ -1,0 +1,99 @@
+//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `backup`,
+//! `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
+//! Doc comments on the fields below are the `--help` text.
+
+pub mod backup;
+pub mod healthcheck;
+pub mod leads;
+pub mod serve;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use rocket::figment::Figment;
+use truckins::config;
+use truckins::leads::store;
+
+#[derive(Parser)]
+#[command(
+    name = "truckins",
+    version,
+    about = "The trucking insurance agency's website and lead engine"
+)]
+pub struct Cli {
+    /// The SQLite file holding the leads [default: truckins.db in the working directory; also `database` in
+    /// Rocket.toml or TRUCKINS_DATABASE].
+    #[arg(long, global = true)]
+    pub database: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Serve the website and the leads API (what runs when no command is given).
+    Serve(serve::ServeArgs),
+    /// Work with the leads the forms collected.
+    #[command(subcommand)]
+    Leads(leads::LeadsCommand),
+    /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
+    /// The copy is readable by its owner only.
+    Backup {
+        /// Where to write the copy; must not exist yet.
+        file: PathBuf,
+    },
+    /// Exit 0 if the server on this machine answers GET /healthz with 200: it answers, and a lead could be stored
+    /// now (for container health checks). Otherwise one line with the reason, and a non-zero exit.
+    Healthcheck {
+        /// The port the server listens on [default: the configured port].
+        #[arg(long)]
+        port: Option<u16>,
+    },
+}
+
+/// No command is `serve` with no flags.
+impl Default for Command {
+    fn default() -> Self {
+        Command::Serve(serve::ServeArgs::default())
+    }
+}
+
+/// A command line clap could not read, as one line like every other start-up error: what is wrong and the values
+/// that would be right.
+pub fn one_line(error: &clap::Error) -> String {
+    let text = error.to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            !line.is_empty()
+                && !line.starts_with("For more information")
+                && !line.starts_with("Usage:")
+        })
+        .collect();
+    parts.join(" ").trim_start_matches("error: ").to_string()
+}
+
+/// Every configuration source, with `--database` over them.
+pub fn figment(database: Option<PathBuf>) -> Figment {
+    let figment = config::figment();
+    match database {
+        Some(database) => figment.merge(("database", database)),
+        None => figment,
+    }
+}
+
+/// The leads database of the configuration, which must exist already.
+fn open_existing(figment: &Figment) -> Result<(PathBuf, store::DbPool), String> {
+    let settings = config::load(figment)?;
+    let path = settings.database;
+    if !path.exists() {
+        return Err(format!(
+            "no leads database at {} (use --database or TRUCKINS_DATABASE)",
+            path.display()
+        ));
+    }
+    let pool = store::open(&path, 1).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    Ok((path, pool))
+}

@@ -1,0 +1,158 @@
+//! Reading a submission: the body's encoding (JSON or urlencoded) from its Content-Type, the body read within
+//! [`BODY_LIMIT_KIB`](super::BODY_LIMIT_KIB) as UTF-8, parsed into the form's raw fields, and the client's
+//! submission id checked. What cannot be read becomes a [`Refusal`]; the routes decide how to present it.
+
+use std::collections::BTreeMap;
+
+use rocket::data::{Data, ToByteUnit};
+use rocket::http::{ContentType, Status};
+use rocket::serde::json::Value;
+
+use super::validate::RawFields;
+use super::{BODY_LIMIT_KIB, EXTRA_FIELDS, Form};
+
+/// How a submission's body is written: JSON from a program (or our island), urlencoded from a plain form post.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Encoding {
+    Json,
+    Form,
+}
+
+impl Encoding {
+    /// The encoding a Content-Type names; `None` for any other type.
+    pub fn of(content_type: Option<&ContentType>) -> Option<Encoding> {
+        match content_type {
+            Some(c) if c.is_json() => Some(Encoding::Json),
+            Some(c) if c.is_form() => Some(Encoding::Form),
+            _ => None,
+        }
+    }
+}
+
+/// A body that could not be read: the status and the reason (for a program; people get their own words).
+pub struct Refusal {
+    pub status: Status,
+    pub message: String,
+}
+
+fn refuse(status: Status, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+/// The submission's raw fields, or why the body cannot be taken.
+pub async fn read(form: Form, body: Data<'_>, encoding: Encoding) -> Result<RawFields, Refusal> {
+    let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
+        Ok(text) if text.is_complete() => text.into_inner(),
+        Ok(_) => {
+            return Err(refuse(
+                Status::PayloadTooLarge,
+                "The request body is larger than 64 KiB.",
+            ));
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(refuse(
+                Status::BadRequest,
+                "The request body is not valid UTF-8 text.",
+            ));
+        }
+        Err(error) => {
+            return Err(refuse(
+                Status::BadRequest,
+                format!("The request body could not be read ({error})."),
+            ));
+        }
+    };
+    match encoding {
+        Encoding::Json => parse_json(&text, form)
+            .and_then(check_submission_id)
+            .map_err(|message| refuse(Status::BadRequest, message)),
+        Encoding::Form => {
+            // Our plain form sends no submission id: one that is malformed did not come from it, and is dropped
+            // rather than costing a person what they typed.
+            let mut fields = parse_form(&text);
+            if !is_valid_submission_id(fields.get("submission_id")) {
+                fields.0.remove("submission_id");
+            }
+            Ok(fields)
+        }
+    }
+}
+
+/// A submission id is the client's name for one attempt: absent, or 16 to 100 letters, digits, `-` or `_`. Anything
+/// else is refused rather than cut down, so two different attempts can never share an id.
+fn is_valid_submission_id(id: &str) -> bool {
+    id.is_empty()
+        || ((16..=100).contains(&id.len())
+            && id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+}
+
+fn check_submission_id(fields: RawFields) -> Result<RawFields, String> {
+    if is_valid_submission_id(fields.get("submission_id")) {
+        Ok(fields)
+    } else {
+        Err("`submission_id` must be 16 to 100 letters, digits, - or _.".into())
+    }
+}
+
+/// A JSON body: an object whose form fields are strings, numbers or booleans.
+fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| format!("The request body is not valid JSON: {e}."))?;
+    let Value::Object(object) = value else {
+        return Err("Send the lead as a JSON object.".into());
+    };
+    let mut fields = BTreeMap::new();
+    for name in form.fields().iter().chain(EXTRA_FIELDS.iter()) {
+        let text = match object.get(*name) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Number(number)) => number.to_string(),
+            Some(Value::Bool(flag)) => flag.to_string(),
+            Some(_) => {
+                return Err(format!(
+                    "The field `{name}` must be text, a number or true/false."
+                ));
+            }
+        };
+        fields.insert(name.to_string(), text);
+    }
+    Ok(RawFields(fields))
+}
+
+/// An `application/x-www-form-urlencoded` body; the last value of a repeated name wins.
+fn parse_form(text: &str) -> RawFields {
+    let decode = |part: &str| {
+        rocket::http::RawStr::new(part)
+            .url_decode_lossy()
+            .into_owned()
+    };
+    RawFields(
+        text.split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(name), decode(value))
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn submission_ids_are_checked_not_cut() {
+        let with = |id: &str| RawFields([("submission_id".to_string(), id.to_string())].into());
+        assert!(check_submission_id(with("")).is_ok());
+        assert!(check_submission_id(with("0123456789abcdef")).is_ok());
+        assert!(check_submission_id(with("short")).is_err());
+        assert!(check_submission_id(with(&"a".repeat(101))).is_err());
+        assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
+    }
+}

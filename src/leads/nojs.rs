@@ -1,0 +1,169 @@
+//! The no-JavaScript answers: a plain form post gets a 303 to the thank-you page, or the prerendered form page
+//! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
+//! is HTML-escaped, and text a visitor typed is never read as a template marker.
+
+use rocket::http::Status;
+
+use super::Form;
+use super::pipeline::Verdict;
+use super::routes::Reply;
+use super::validate::{self, FieldErrors, RawFields};
+use crate::site::SiteFiles;
+
+/// The page for a body that could not be read: the empty form with the reason in words for people.
+pub fn unreadable(form: Form, status: Status) -> Reply {
+    let for_people = if status == Status::PayloadTooLarge {
+        "What you sent is too long for us to accept. Please shorten it and send it again."
+    } else {
+        "Your browser sent something we could not read. Please fill in the form and send it again."
+    };
+    Reply::Page(
+        status,
+        fill_template(form, &RawFields::default(), &FieldErrors::new(), for_people),
+    )
+}
+
+/// A person's answer to what happened to their submission.
+pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
+    match verdict {
+        Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.thank_you()),
+        Verdict::Invalid(errors) => Reply::Page(
+            Status::UnprocessableEntity,
+            fill_template(
+                form,
+                fields,
+                &errors,
+                "Please correct the fields marked below.",
+            ),
+        ),
+        Verdict::RateLimited => Reply::Page(
+            Status::TooManyRequests,
+            fill_template(
+                form,
+                fields,
+                &FieldErrors::new(),
+                &format!("Too Many Attempts. {}", form.rate_limit_message()),
+            ),
+        ),
+        Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
+            Status::ServiceUnavailable,
+            fill_template(
+                form,
+                fields,
+                &FieldErrors::new(),
+                "We're experiencing technical difficulties. Please try again later, or call us.",
+            ),
+        ),
+    }
+}
+
+/// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
+fn is_html_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    [whole, fraction]
+        .iter()
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
+/// and the message on top. Everything inserted is HTML-escaped.
+fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
+    let Some(template) = SiteFiles::get(form.template()) else {
+        return format!(
+            "<!doctype html><title>{0}</title><p>{0}</p>",
+            escape_html(message)
+        );
+    };
+    let mut html = String::from_utf8_lossy(&template.data).into_owned();
+    // Choices first, on the template itself (typed text is escaped, so it can never match these).
+    if form == Form::Quote {
+        let chosen = fields.get("insurance_type");
+        if validate::is_insurance_type(chosen) {
+            let option = format!("<option value=\"{chosen}\">");
+            html = html.replacen(
+                &option,
+                &format!("<option value=\"{chosen}\" selected=\"\">"),
+                1,
+            );
+        }
+        if validate::is_true(fields.get("consent")) {
+            html = html.replacen(
+                "data-fill=\"consent\"",
+                "data-fill=\"consent\" checked=\"\"",
+                1,
+            );
+        }
+    }
+    // Fields with an error are marked invalid for assistive technology (ids as the form pages render them).
+    let id_prefix = match form {
+        Form::Quote => "correction",
+        Form::Contact => "contact",
+    };
+    for name in errors.keys() {
+        let id = format!("id=\"{id_prefix}-{name}\"");
+        html = html.replacen(&id, &format!("{id} aria-invalid=\"true\""), 1);
+    }
+    // Then every marker in one pass over the template, so text a visitor typed is never read as a marker.
+    const MARKER: &str = "TRUCKINS_";
+    let mut filled = String::with_capacity(html.len() + 1024);
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(MARKER) {
+        filled.push_str(&rest[..at]);
+        let after = &rest[at + MARKER.len()..];
+        let length = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let marker = &after[..length];
+        let replacement = if marker == "FORM_MESSAGE" {
+            Some(message)
+        } else if let Some(name) = marker.strip_prefix("VALUE_") {
+            form.fields()
+                .contains(&name)
+                .then(|| fields.get(name))
+                .map(|typed| match name {
+                    // A number input can only hold a number: letters there are invalid HTML, and a browser
+                    // would show the field empty anyway (the error beside it says what is expected).
+                    "vehicle_count" if is_html_number(typed.trim()) => typed.trim(),
+                    "vehicle_count" => "",
+                    _ => typed,
+                })
+        } else if let Some(name) = marker.strip_prefix("ERROR_") {
+            form.fields()
+                .contains(&name)
+                .then(|| errors.get(name).copied().unwrap_or(""))
+        } else {
+            None
+        };
+        match replacement {
+            Some(text) => filled.push_str(&escape_html(text)),
+            None => filled.push_str(&rest[at..at + MARKER.len() + length]),
+        }
+        rest = &after[length..];
+    }
+    filled.push_str(rest);
+    filled
+}
+
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_numbers_go_back_into_a_number_input() {
+        for number in ["3", "0", "-2", "12.5", "007"] {
+            assert!(is_html_number(number), "{number}");
+        }
+        for text in ["", "two", ".5", "5.", "+1", "1,000", " 3", "-", "1.2.3"] {
+            assert!(!is_html_number(text), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! What happens to a submission that could be read: spam checks (honeypot, too fast) -> validation ->
+//! copies of one `submission_id` one at a time -> repeat check (the first answer again) -> rate limits -> storage
+//! (committed) -> a [`Verdict`], which the routes put into JSON and [`nojs`](super::nojs) into a page.
+
+use std::time::Duration;
+
+use super::routes::{Leads, Visit};
+use super::store::{self, Lead, Stored};
+use super::validate::{self, FieldErrors, RawFields};
+use super::{CONSENT_TEXT, CONSENT_VERSION, Form};
+
+/// A form filled faster than this was filled by a program.
+const FASTEST_HUMAN_MS: u64 = 1500;
+pub const CONTACTS_PER_EMAIL: usize = 3;
+pub const WINDOW: Duration = Duration::from_secs(10 * 60);
+
+/// What happened to a submission, before it is put into JSON or a page.
+pub enum Verdict {
+    Accepted(i64),
+    /// Spam, answered like a success and stored nowhere.
+    Dropped,
+    Invalid(FieldErrors),
+    RateLimited,
+    /// Every connection taken, or the file locked by another program: try again in a moment.
+    Busy,
+    /// The storage cannot take leads (the file gone or replaced, read-only, the disk full or failing).
+    Unavailable,
+    Failed,
+}
+
+pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
+    let ip = visit.ip.0.to_string();
+    let ip_key = rate_key(visit.ip.0);
+    if !fields.get("website").trim().is_empty() {
+        rocket::warn!(
+            "dropped a {} submission from {ip}: the honeypot field was filled",
+            form.source()
+        );
+        return Verdict::Dropped;
+    }
+    if is_too_fast(fields.get("elapsed_ms")) {
+        rocket::warn!(
+            "dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms",
+            form.source()
+        );
+        return Verdict::Dropped;
+    }
+    let mut lead = match form {
+        Form::Quote => match validate::quote(fields) {
+            Ok(quote) => Lead {
+                name: quote.name,
+                email: quote.email,
+                phone: quote.phone,
+                company: quote.company,
+                insurance_type: Some(quote.insurance_type),
+                vehicle_count: Some(quote.vehicle_count),
+                dot_number: quote.dot_number,
+                consent_given: true,
+                consent_text: Some(CONSENT_TEXT.trim().to_string()),
+                consent_version: Some(CONSENT_VERSION.trim().to_string()),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+        Form::Contact => match validate::contact(fields) {
+            Ok(message) => Lead {
+                name: message.name,
+                email: message.email,
+                insurance_type: Some("Contact Form".into()),
+                subject: Some(message.subject),
+                message: Some(message.message),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+    };
+    let now = store::now();
+    lead.source = form.source().into();
+    lead.status = "new".into();
+    lead.consent_at = lead.consent_given.then(|| now.clone());
+    lead.created_at = now;
+    lead.ip = Some(ip.clone());
+    lead.user_agent = visit.user_agent.clone();
+    // Attribution as sent, without control or bidirectional characters: URLs at most 2000 characters, the
+    // campaign fields 200 (longer ones are cut, never a reason to refuse a lead).
+    lead.page_url = fields
+        .optional("page_url", 2000)
+        .or_else(|| visit.referer.clone());
+    lead.submission_id = fields.optional("submission_id", 100);
+    lead.utm_source = fields.optional("utm_source", 200);
+    lead.utm_medium = fields.optional("utm_medium", 200);
+    lead.utm_campaign = fields.optional("utm_campaign", 200);
+    lead.utm_term = fields.optional("utm_term", 200);
+    lead.utm_content = fields.optional("utm_content", 200);
+    lead.gclid = fields.optional("gclid", 200);
+    lead.referrer = fields.optional("referrer", 2000);
+    lead.landing_page = fields.optional("landing_page", 2000);
+
+    // Copies of a submission that arrive together wait for the first to be stored (or refused): each then finds
+    // the stored lead below and is answered with its id, spending no slot. Held until the answer is decided.
+    let _turn = match &lead.submission_id {
+        Some(submission) => Some(
+            leads
+                .submissions
+                .turn(format!("{}:{submission}", form.source()))
+                .await,
+        ),
+        None => None,
+    };
+    // A repeat is answered with the first answer and takes no rate-limit slot.
+    if let Some(submission) = lead.submission_id.clone() {
+        let pool = leads.pool.clone();
+        let found = rocket::tokio::task::spawn_blocking(move || {
+            store::find_submission(&pool, form.source(), &submission)
+        })
+        .await;
+        match found {
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id),
+            Ok(Ok(None)) => {}
+            // Not knowing whether it is a repeat, it is not stored again: the client retries later.
+            Ok(Err(error)) => return not_stored(&error),
+            Err(error) => {
+                rocket::error!("lead not stored, task failed: {error}");
+                return Verdict::Failed;
+            }
+        }
+    }
+
+    let email_key = (form == Form::Contact).then(|| lead.email.clone());
+    if !leads.per_ip.try_acquire(&ip_key) {
+        rocket::warn!(
+            "rate limit: {} submissions per 10 minutes reached by {ip}",
+            leads.ip_limit
+        );
+        return Verdict::RateLimited;
+    }
+    if let Some(email) = &email_key
+        && !leads.per_email.try_acquire(email)
+    {
+        leads.per_ip.release(&ip_key);
+        return Verdict::RateLimited;
+    }
+
+    let pool = leads.pool.clone();
+    let stored = rocket::tokio::task::spawn_blocking(move || store::insert(&pool, &lead)).await;
+    let outcome = match stored {
+        Ok(Ok(Stored::New(id))) => {
+            rocket::info!("stored {} lead {id}", form.source());
+            return Verdict::Accepted(id);
+        }
+        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
+        Ok(Err(error)) => not_stored(&error),
+        Err(error) => {
+            rocket::error!("lead not stored, task failed: {error}");
+            Verdict::Failed
+        }
+    };
+    // Not stored now: the slots taken for it are given back.
+    leads.per_ip.release(&ip_key);
+    if let Some(email) = &email_key {
+        leads.per_email.release(email);
+    }
+    outcome
+}
+
+/// The answer to a lead the store could not take, logged with the reason (one line per request).
+fn not_stored(error: &store::StoreError) -> Verdict {
+    if error.is_temporary() {
+        rocket::error!("lead not stored, database busy: {error}");
+        Verdict::Busy
+    } else if error.is_storage_fault() {
+        match error {
+            // Its message says what happened and what to do.
+            store::StoreError::Gone { .. } => rocket::error!("lead not stored: {error}"),
+            _ => rocket::error!("lead not stored, {}: {error}", error.public_reason()),
+        }
+        Verdict::Unavailable
+    } else {
+        rocket::error!("lead not stored: {error}");
+        Verdict::Failed
+    }
+}
+
+/// Whether `elapsed_ms` says the form was filled by a program. Our forms send the whole milliseconds since the page
+/// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
+/// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
+/// fast: treating it as absent would let a bot skip the check by sending garbage.
+fn is_too_fast(elapsed_ms: &str) -> bool {
+    let text = elapsed_ms.trim();
+    if text.is_empty() {
+        return false;
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    // Only digits: a number too large for u64 is a very slow person.
+    text.parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
+}
+
+/// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
+fn rate_key(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_visitors_are_limited_by_their_64_network() {
+        let key = |text: &str| rate_key(text.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+    }
+
+    #[test]
+    fn only_a_whole_number_of_milliseconds_can_be_slow_enough() {
+        for fast in [
+            "0", "300", "1499", "-1", "1.0", "1500.0", "1e3", "abc", "+2000", "-0", "0x7d0",
+        ] {
+            assert!(is_too_fast(fast), "{fast:?}");
+        }
+        for person in ["", "  ", "1500", " 2000 ", "99999999999999999999999"] {
+            assert!(!is_too_fast(person), "{person:?}");
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The leads' Rocket side: the stage (store opened, limiters made, routes mounted), the two POST routes, the
+//! request facts kept with a lead ([`Visit`]) and the [`Reply`] they answer with: JSON for programs, a page or a
+//! redirect for a plain form post. The work between request and answer is the [`pipeline`](super::pipeline)'s.
+
+use std::borrow::Cow;
+use std::os::unix::fs::PermissionsExt;
+
+use rocket::data::Data;
+use rocket::fairing::AdHoc;
+use rocket::http::{ContentType, Header, Status};
+use rocket::request::{FromRequest, Outcome, Request};
+use rocket::response::{self, Responder, Response};
+use rocket::serde::json::{Value, json};
+use rocket::{State, post};
+
+use super::intake::{self, Encoding};
+use super::limits::{OneAtATime, RateLimiter};
+use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
+use super::store::{self, DbPool};
+use super::{Form, LeadSettings, nojs, validate};
+use crate::client_ip::{ClientIp, TrustedProxies};
+use crate::errors::ClientError;
+
+/// Everything the lead routes share.
+pub struct Leads {
+    pub pool: DbPool,
+    pub(super) ip_limit: usize,
+    pub(super) per_ip: RateLimiter,
+    pub(super) per_email: RateLimiter,
+    /// Copies of one submission, one at a time.
+    pub(super) submissions: OneAtATime,
+}
+
+pub fn stage() -> AdHoc {
+    AdHoc::try_on_ignite("Leads", |rocket| async {
+        let Some(settings) = rocket.state::<LeadSettings>().cloned() else {
+            rocket::error!("the leads need the settings managed as state");
+            return Err(rocket);
+        };
+        let path = settings.database.clone();
+        let size = settings.pool_size;
+        let pool = match rocket::tokio::task::spawn_blocking(move || store::open(&path, size)).await
+        {
+            Ok(Ok(pool)) => pool,
+            Ok(Err(error)) => {
+                rocket::error!(
+                    "cannot open the leads database {}: {error}",
+                    settings.database.display()
+                );
+                return Err(rocket);
+            }
+            Err(error) => {
+                rocket::error!("opening the leads database failed: {error}");
+                return Err(rocket);
+            }
+        };
+        rocket::info!("leads database: {}", settings.database.display());
+        // A database created by this program is private (store::create_private); one made otherwise may not be.
+        if let Ok(found) = std::fs::metadata(&settings.database)
+            && found.permissions().mode() & 0o077 != 0
+        {
+            rocket::warn!(
+                "the leads database {} can be read by other users of this machine (mode {:o}): chmod 600 it",
+                settings.database.display(),
+                found.permissions().mode() & 0o777
+            );
+        }
+        let leads = Leads {
+            pool,
+            ip_limit: settings.ip_limit,
+            per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
+            per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
+            submissions: OneAtATime::default(),
+        };
+        Ok(rocket
+            .manage(leads)
+            .manage(TrustedProxies(settings.trusted_proxies.clone()))
+            .mount("/api", rocket::routes![quote, contact]))
+    })
+}
+
+/// Request facts kept with a lead as consent evidence and attribution.
+pub struct Visit {
+    pub(super) ip: ClientIp,
+    pub(super) user_agent: Option<String>,
+    pub(super) referer: Option<String>,
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for Visit {
+    type Error = std::convert::Infallible;
+
+    async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
+        let ip = request
+            .guard::<ClientIp>()
+            .await
+            .succeeded()
+            .unwrap_or(ClientIp([0, 0, 0, 0].into()));
+        let header = |name: &str| {
+            request
+                .headers()
+                .get_one(name)
+                .and_then(|value| validate::clean_line(value, 500))
+        };
+        Outcome::Success(Visit {
+            ip,
+            user_agent: header("User-Agent"),
+            referer: header("Referer"),
+        })
+    }
+}
+
+/// How the answer is given: JSON for programs, pages for a plain form post.
+pub enum Reply {
+    Json(Status, Value),
+    /// A refusal for a program, as every API error is given.
+    Error(ClientError),
+    Page(Status, String),
+    SeeOther(&'static str),
+}
+
+impl<'r> Responder<'r, 'static> for Reply {
+    fn respond_to(self, request: &'r Request<'_>) -> response::Result<'static> {
+        let mut response = Response::build();
+        match self {
+            Reply::Error(error) => return error.respond_to(request),
+            Reply::Json(status, value) => {
+                let body = value.to_string();
+                response
+                    .status(status)
+                    .header(ContentType::JSON)
+                    .sized_body(body.len(), std::io::Cursor::new(body));
+            }
+            Reply::Page(status, html) => {
+                response
+                    .status(status)
+                    .header(ContentType::HTML)
+                    .header(Header::new("Cache-Control", "no-store"))
+                    .sized_body(html.len(), std::io::Cursor::new(html));
+            }
+            Reply::SeeOther(location) => {
+                response
+                    .status(Status::SeeOther)
+                    .header(Header::new("Location", location));
+            }
+        }
+        Ok(response.finalize())
+    }
+}
+
+#[post("/leads/quote", data = "<body>")]
+async fn quote(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Quote, body, content_type, visit, leads).await
+}
+
+#[post("/leads/contact", data = "<body>")]
+async fn contact(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Contact, body, content_type, visit, leads).await
+}
+
+fn json_error(status: Status, message: impl Into<Cow<'static, str>>) -> Reply {
+    Reply::Error(ClientError::new(status, message))
+}
+
+async fn submit(
+    form: Form,
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &Leads,
+) -> Reply {
+    let Some(encoding) = Encoding::of(content_type) else {
+        return json_error(
+            Status::UnsupportedMediaType,
+            "Send the lead as application/json (or application/x-www-form-urlencoded).",
+        );
+    };
+    let fields = match intake::read(form, body, encoding).await {
+        Ok(fields) => fields,
+        // A request that cannot be read at all: JSON for a program, the empty form with the reason for a person.
+        Err(refusal) => {
+            return match encoding {
+                Encoding::Json => json_error(refusal.status, refusal.message),
+                Encoding::Form => nojs::unreadable(form, refusal.status),
+            };
+        }
+    };
+    let verdict = pipeline::process(form, &fields, &visit, leads).await;
+    match encoding {
+        Encoding::Json => json_answer(verdict, form),
+        Encoding::Form => nojs::answer(verdict, form, &fields),
+    }
+}
+
+/// A program's answer to what happened to its submission.
+fn json_answer(verdict: Verdict, form: Form) -> Reply {
+    match verdict {
+        Verdict::Accepted(id) => Reply::Json(Status::Created, json!({ "id": id })),
+        Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
+        Verdict::Invalid(errors) => {
+            Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
+        }
+        Verdict::RateLimited => Reply::Error(
+            ClientError::new(Status::TooManyRequests, form.rate_limit_message())
+                .titled("Too Many Attempts"),
+        ),
+        Verdict::Busy => json_error(
+            Status::ServiceUnavailable,
+            "The server is busy. Please try again in a moment.",
+        ),
+        // The error catalogue's words for an insert that failed, per form.
+        Verdict::Unavailable => json_error(Status::ServiceUnavailable, form.failure_message()),
+        Verdict::Failed => json_error(
+            Status::InternalServerError,
+            "We're experiencing technical difficulties. Please try again later.",
+        ),
+    }
+}

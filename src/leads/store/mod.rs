@@ -1,0 +1,343 @@
+//! Lead storage: one SQLite file, opened through an r2d2 pool with durable settings (WAL, `synchronous=FULL`, a busy
+//! timeout), its schema migrations embedded and applied at start. A lead is committed before the caller answers,
+//! and a repeated `submission_id` finds the first lead instead of storing a second.
+//!
+//! The pool remembers which file it opened (device and inode). SQLite keeps writing through the file descriptors
+//! it holds even after the file, its `-wal` and `-shm` were deleted or replaced, so a lead would be committed into
+//! a file that is gone at the next restart: every write and every answer from the file checks first that the
+//! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
+//! write would be taken, without leaving anything behind.
+
+mod error;
+mod migrations;
+mod pool;
+
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+/// The time stamps stored with leads (kept here too: callers of the store name it as `store::now`).
+pub use crate::clock::now;
+pub use error::StoreError;
+pub use pool::{Connection, DbPool, create_private, open};
+
+/// The lead statuses an admin moves a lead through (DECISIONS 17).
+pub const STATUSES: [&str; 5] = ["new", "contacted", "quoted", "won", "lost"];
+
+/// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
+/// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.
+macro_rules! lead_columns {
+    ($($field:ident: $type:ty,)*) => {
+        /// Everything stored about one lead.
+        #[derive(Debug, Clone, Default, Serialize)]
+        pub struct Lead {
+            pub id: i64,
+            $(pub $field: $type,)*
+        }
+
+        /// The columns in storage order; export and queries use the same list.
+        pub const COLUMNS: &[&str] = &["id", $(stringify!($field)),*];
+
+        impl Lead {
+            /// The values of every column but `id`, in [`COLUMNS`] order.
+            fn values(&self) -> Vec<&dyn rusqlite::ToSql> {
+                vec![$(&self.$field),*]
+            }
+
+            /// A lead from a row holding every column of [`COLUMNS`], in that order.
+            fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Lead> {
+                let mut index = 0..;
+                let mut next = || index.next().unwrap_or_default();
+                Ok(Lead {
+                    id: row.get(next())?,
+                    $($field: row.get(next())?,)*
+                })
+            }
+        }
+    };
+}
+
+lead_columns! {
+    source: String,
+    status: String,
+    created_at: String,
+    name: String,
+    email: String,
+    phone: Option<String>,
+    company: Option<String>,
+    insurance_type: Option<String>,
+    vehicle_count: Option<i64>,
+    dot_number: Option<String>,
+    subject: Option<String>,
+    message: Option<String>,
+    consent_given: bool,
+    consent_text: Option<String>,
+    consent_version: Option<String>,
+    consent_at: Option<String>,
+    ip: Option<String>,
+    user_agent: Option<String>,
+    page_url: Option<String>,
+    utm_source: Option<String>,
+    utm_medium: Option<String>,
+    utm_campaign: Option<String>,
+    utm_term: Option<String>,
+    utm_content: Option<String>,
+    gclid: Option<String>,
+    referrer: Option<String>,
+    landing_page: Option<String>,
+    submission_id: Option<String>,
+}
+
+/// Whether a lead was stored now or had been stored before under the same submission id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    New(i64),
+    Repeat(i64),
+}
+
+/// SQLite takes one writer at a time; writers of this process queue here instead of in SQLite's busy handler,
+/// whose sleep-and-retry loop made the slowest submissions wait seconds under load.
+static WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
+/// Either way, the lead is in the file at the configured path when this returns `Ok`.
+pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
+    let mut connection = pool.get()?;
+    let _writer = WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Nothing is written into a file that is no longer in place (dropping the transaction rolls it back).
+    pool.check_file()?;
+    if let Some(submission) = &lead.submission_id {
+        let earlier: Option<i64> = transaction
+            .query_row(
+                "SELECT id FROM leads WHERE source = ?1 AND submission_id = ?2",
+                params![lead.source, submission],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if let Some(id) = earlier {
+            return Ok(Stored::Repeat(id));
+        }
+    }
+    let placeholders = (1..COLUMNS.len())
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO leads ({}) VALUES ({placeholders})",
+        COLUMNS[1..].join(", ")
+    );
+    transaction.execute(&sql, lead.values().as_slice())?;
+    let id = transaction.last_insert_rowid();
+    transaction.commit()?;
+    // The file may have gone between the check and the commit: then the lead is in a file nobody will open again,
+    // and is not acknowledged.
+    pool.check_file()?;
+    Ok(Stored::New(id))
+}
+
+/// The health check: a write to the database is taken (inside a transaction that is rolled back, so nothing is left
+/// behind), and the file written is the one at the configured path. A read-only database fails the write.
+pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
+    let mut connection = pool.get()?;
+    // In line with the leads, as any writer of this process.
+    let _writer = WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    transaction.execute(
+        "INSERT INTO health_probe (checked_at) VALUES (?1)",
+        params![now()],
+    )?;
+    transaction.rollback()?;
+    pool.check_file()
+}
+
+/// The id of the lead of this `source` (form) stored earlier under `submission_id`, if any.
+pub fn find_submission(
+    pool: &DbPool,
+    source: &str,
+    submission_id: &str,
+) -> Result<Option<i64>, StoreError> {
+    let connection = pool.get()?;
+    let id = connection
+        .query_row(
+            "SELECT id FROM leads WHERE source = ?1 AND submission_id = ?2",
+            params![source, submission_id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    // An answer read from a file that is no longer in place is not given.
+    if id.is_some() {
+        pool.check_file()?;
+    }
+    Ok(id)
+}
+
+/// Which leads to read: created at or after `since` (an RFC 3339 prefix such as `2026-11-01`), with `status`.
+#[derive(Debug, Default, Clone)]
+pub struct LeadFilter {
+    pub since: Option<String>,
+    pub status: Option<String>,
+    pub limit: Option<u32>,
+}
+
+/// Leads matching the filter, newest first.
+pub fn list(pool: &DbPool, filter: &LeadFilter) -> Result<Vec<Lead>, StoreError> {
+    let connection = pool.get()?;
+    let sql = format!(
+        "SELECT {} FROM leads WHERE (?1 IS NULL OR created_at >= ?1) AND (?2 IS NULL OR status = ?2) \
+         ORDER BY id DESC LIMIT ?3",
+        COLUMNS.join(", ")
+    );
+    let mut statement = connection.prepare(&sql)?;
+    let limit = filter.limit.map(i64::from).unwrap_or(-1);
+    let rows = statement.query_map(params![filter.since, filter.status, limit], Lead::from_row)?;
+
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Moves a lead to `status`; false when no lead has that id.
+pub fn set_status(pool: &DbPool, id: i64, status: &str) -> Result<bool, StoreError> {
+    let changed = pool.get()?.execute(
+        "UPDATE leads SET status = ?1 WHERE id = ?2",
+        params![status, id],
+    )?;
+    Ok(changed == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::migrations::MIGRATIONS;
+    use super::pool::sibling;
+    use super::*;
+
+    fn temp_db(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("truckins-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("leads.db")
+    }
+
+    fn lead(submission: Option<&str>) -> Lead {
+        Lead {
+            source: "quote".into(),
+            status: "new".into(),
+            created_at: now(),
+            name: "Dana".into(),
+            email: "dana@example.com".into(),
+            submission_id: submission.map(str::to_string),
+            ..Lead::default()
+        }
+    }
+
+    #[test]
+    fn a_repeated_submission_is_stored_once() {
+        let pool = open(&temp_db("repeat"), 2).unwrap();
+        let first = insert(&pool, &lead(Some("abc"))).unwrap();
+        let again = insert(&pool, &lead(Some("abc"))).unwrap();
+        let Stored::New(id) = first else {
+            panic!("{first:?}")
+        };
+        assert_eq!(again, Stored::Repeat(id));
+        assert_eq!(list(&pool, &LeadFilter::default()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_file_replaced_under_the_pool_takes_no_lead() {
+        let path = temp_db("replaced");
+        let pool = open(&path, 2).unwrap();
+        insert(&pool, &lead(Some("before-the-swap"))).unwrap();
+        probe(&pool).unwrap();
+        // Another database moved onto the path (a backup restored while serving, say).
+        let other = path.with_file_name("other.db");
+        drop(open(&other, 1).unwrap());
+        std::fs::rename(&other, &path).unwrap();
+        for result in [
+            insert(&pool, &lead(Some("after-the-swap"))).map(drop),
+            find_submission(&pool, "quote", "before-the-swap").map(drop),
+            probe(&pool),
+        ] {
+            let error = result.unwrap_err();
+            assert!(error.is_storage_fault(), "{error}");
+            assert_eq!(
+                error.public_reason(),
+                "the database file was replaced while the server was running"
+            );
+        }
+    }
+
+    #[test]
+    fn a_new_database_is_private_and_an_existing_one_keeps_its_mode() {
+        let path = temp_db("private");
+        let pool = open(&path, 1).unwrap();
+        insert(&pool, &lead(None)).unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = std::fs::metadata(sibling(&path, suffix))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{suffix}");
+        }
+        drop(pool);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        assert!(!create_private(&path).unwrap());
+        drop(open(&path, 1).unwrap());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "the owner's choice");
+    }
+
+    #[test]
+    fn migrations_apply_once_and_settings_are_durable() {
+        let path = temp_db("migrate");
+        drop(open(&path, 1).unwrap());
+        let pool = open(&path, 1).unwrap();
+        let connection = pool.get().unwrap();
+        let versions: i64 = connection
+            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(versions, MIGRATIONS.len() as i64);
+        let mode: String = connection
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let synchronous: i64 = connection
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(synchronous, 2, "FULL");
+    }
+
+    #[test]
+    fn status_and_since_filter_the_list() {
+        let pool = open(&temp_db("filter"), 2).unwrap();
+        let Stored::New(id) = insert(&pool, &lead(None)).unwrap() else {
+            panic!()
+        };
+        insert(&pool, &lead(None)).unwrap();
+        assert!(set_status(&pool, id, "won").unwrap());
+        assert!(!set_status(&pool, 9999, "won").unwrap());
+        let won = list(
+            &pool,
+            &LeadFilter {
+                status: Some("won".into()),
+                ..LeadFilter::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(won.iter().map(|l| l.id).collect::<Vec<_>>(), vec![id]);
+        let future = list(
+            &pool,
+            &LeadFilter {
+                since: Some("2999-01-01".into()),
+                ..LeadFilter::default()
+            },
+        )
+        .unwrap();
+        assert!(future.is_empty());
+    }
+}
