@@ -35,6 +35,9 @@ impl MarkdownRenderer {
         options.extension.autolink = true;
         // Content is written by the agency, but raw HTML would bypass the CSP-safe markup: refuse it.
         options.render.r#unsafe = false;
+        // The fence's language reaches the highlighter's `<pre>` (which shows it) only this way; without it every
+        // block was labelled JavaScript.
+        options.render.github_pre_lang = true;
         let mut plugins = Plugins::default();
         plugins.render.codefence_syntax_highlighter = Some(&self.highlighter);
         let html = comrak::markdown_to_html_with_plugins(markdown, &options, &plugins);

@@ -35,3 +35,16 @@ fn markdown_renders_as_the_snapshot() {
         );
     }
 }
+
+/// Each fenced block is labelled with its own language (the label the page shows above the code), not the default.
+#[test]
+fn each_code_block_is_labelled_with_its_fences_language() {
+    let (html, _) = MarkdownRenderer::new()
+        .render("```bash\necho hi\n```\n\n```ts\nlet a = 1;\n```\n\n```\nlet b = 2;\n```\n");
+    let labels: Vec<&str> = html
+        .split("data-language=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert_eq!(labels, ["Shell", "TypeScript", "JavaScript"], "{html}");
+}
