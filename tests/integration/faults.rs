@@ -108,6 +108,24 @@ fn assert_refused_json(reply: &Reply, what: &str) {
     assert!(body.get("id").is_none(), "{what}: {body}");
 }
 
+/// Asserts a new quote and a new contact message are refused with 503 JSON, and both forms posted without
+/// JavaScript with the 503 "technical difficulties" page; `label` makes the submissions' ids unique.
+fn assert_new_leads_refused(server: &Server, label: &str) {
+    assert_refused_json(
+        &post(server, QUOTE, &quote(&format!("{label}-quote"))),
+        "a new quote",
+    );
+    assert_refused_json(
+        &post(server, CONTACT, &contact(&format!("{label}-contact"))),
+        "a new contact message",
+    );
+    for (path, body) in [(QUOTE, QUOTE_FORM), (CONTACT, CONTACT_FORM)] {
+        let reply = post_form(server, path, body);
+        assert_eq!(reply.status, 503, "form post to {path}: {}", reply.text());
+        assert!(reply.text().contains("technical difficulties"));
+    }
+}
+
 /// Asserts `/healthz` answers 503 with a reason containing `reason`, and `truckins healthcheck` exits non-zero.
 fn assert_unhealthy(server: &Server, dir: &Path, reason: &str) {
     let reply = server.http().get("/healthz", &[]).expect("an answer");
@@ -156,24 +174,12 @@ fn a_database_deleted_under_the_server_acknowledges_nothing_more() {
     }
 
     assert_unhealthy(&server, dir.path(), "deleted");
-    assert_refused_json(
-        &post(&server, QUOTE, &quote("after-deletion-quote")),
-        "a new quote",
-    );
-    assert_refused_json(
-        &post(&server, CONTACT, &contact("after-deletion-contact")),
-        "a new contact message",
-    );
+    assert_new_leads_refused(&server, "after-deletion");
     // The first answer was given from a file that no longer exists: it is not given again.
     assert_refused_json(
         &post(&server, QUOTE, &quote("stored-before-deletion")),
         "a repeat of a lead of the deleted file",
     );
-    for (path, body) in [(QUOTE, QUOTE_FORM), (CONTACT, CONTACT_FORM)] {
-        let reply = post_form(&server, path, body);
-        assert_eq!(reply.status, 503, "form post to {path}: {}", reply.text());
-        assert!(reply.text().contains("technical difficulties"));
-    }
     server.terminate();
     let log = server.stdout_text() + &server.stderr_text();
     assert!(
@@ -225,18 +231,7 @@ fn a_read_only_database_answers_503_everywhere_and_never_500() {
         .expect("the server starts on a read-only database");
 
     assert_unhealthy(&server, dir.path(), "read-only");
-    assert_refused_json(
-        &post(&server, QUOTE, &quote("while-read-only-1")),
-        "a quote",
-    );
-    assert_refused_json(
-        &post(&server, CONTACT, &contact("while-read-only-2")),
-        "a contact message",
-    );
-    for (path, body) in [(QUOTE, QUOTE_FORM), (CONTACT, CONTACT_FORM)] {
-        let reply = post_form(&server, path, body);
-        assert_eq!(reply.status, 503, "form post to {path}: {}", reply.text());
-    }
+    assert_new_leads_refused(&server, "while-read-only");
     // The site itself is still served.
     assert_eq!(server.http().get("/", &[]).unwrap().status, 200);
     server.terminate();
