@@ -17,6 +17,11 @@ use serde::{Deserialize, Serialize};
 pub struct Settings {
     /// The SQLite file holding the leads.
     pub database: PathBuf,
+    /// The SQLite file holding the FMCSA carrier census (`truckins carriers import`); unset, `carriers.db` beside
+    /// the leads database. Its own file so that lead backups stay small.
+    pub carriers_database: Option<PathBuf>,
+    /// DOT numbers one client IP may look up per 10 minutes (the quote form's "Is this your company?").
+    pub carrier_lookup_limit: usize,
     /// The public address of the site (`https://www.example.com`) for canonical links, structured data and the
     /// sitemap; unset, the `base_url` of `content/site.toml` that the site was built with.
     pub base_url: Option<String>,
@@ -51,6 +56,8 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             database: PathBuf::from("truckins.db"),
+            carriers_database: None,
+            carrier_lookup_limit: 30,
             base_url: None,
             trusted_proxies: Vec::new(),
             ip_limit: 20,
@@ -63,9 +70,20 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The census file: `carriers_database`, or `carriers.db` in the leads database's folder.
+    pub fn carriers_database(&self) -> PathBuf {
+        self.carriers_database
+            .clone()
+            .unwrap_or_else(|| self.database.with_file_name("carriers.db"))
+    }
+}
+
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 11] = [
     "database",
+    "carriers_database",
+    "carrier_lookup_limit",
     "base_url",
     "trusted_proxies",
     "ip_limit",
@@ -179,13 +197,14 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
         }
     }
     if settings.ip_limit == 0
+        || settings.carrier_lookup_limit == 0
         || settings.pool_size == 0
         || settings.request_head_timeout == 0
         || settings.max_connections == 0
     {
         return Err(
-            "invalid setting: `ip_limit`, `pool_size`, `request_head_timeout` and `max_connections` must be at \
-             least 1"
+            "invalid setting: `ip_limit`, `carrier_lookup_limit`, `pool_size`, `request_head_timeout` and \
+             `max_connections` must be at least 1"
                 .into(),
         );
     }
@@ -242,9 +261,17 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         format!("address = {}", rocket.address),
         format!("port = {}", rocket.port),
         format!("database = {}", settings.database.display()),
+        format!(
+            "carriers_database = {}",
+            settings.carriers_database().display()
+        ),
         format!("base_url = {base_url}"),
         format!("trusted_proxies = [{proxies}]"),
         format!("ip_limit = {} per 10 minutes", settings.ip_limit),
+        format!(
+            "carrier_lookup_limit = {} per 10 minutes",
+            settings.carrier_lookup_limit
+        ),
         format!("pool_size = {}", settings.pool_size),
         format!("log_format = {:?}", settings.log_format).to_lowercase(),
         format!("hsts = {}", settings.hsts),

@@ -4,6 +4,7 @@
 //! through the application, in process), and the tests drive it through Rocket's local client, as the server does,
 //! or run the real binary.
 
+pub mod carriers;
 pub mod client_ip;
 pub mod clock;
 pub mod config;
@@ -56,6 +57,7 @@ pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
         .attach(log.clone())
         .manage(settings)
         .attach(leads::stage())
+        .attach(carriers::stage())
         .attach(ops::stage())
         .attach(site::stage())
         .register("/", errors::html_catchers())

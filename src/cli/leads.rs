@@ -148,6 +148,11 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
             ),
             _ => lead.subject.clone().unwrap_or_default(),
         };
+        // The census's name for the quote's DOT number, when it had one at submission.
+        let about = match &lead.carrier_snapshot {
+            Some(carrier) => format!("{about}; {}", carrier.summary()),
+            None => about,
+        };
         writeln!(
             out,
             "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
@@ -157,7 +162,7 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
             clip(&lead.status, 9),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
-            clip(&about, 40)
+            clip(&about, 72)
         )?;
     }
     if leads.is_empty() {

@@ -1,8 +1,9 @@
-//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `backup`,
+//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`, `backup`,
 //! `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
+pub mod carriers;
 pub mod healthcheck;
 pub mod leads;
 pub mod serve;
@@ -37,6 +38,9 @@ pub enum Command {
     /// Work with the leads the forms collected.
     #[command(subcommand)]
     Leads(leads::LeadsCommand),
+    /// Work with the FMCSA carrier census behind the quote form's DOT lookup.
+    #[command(subcommand)]
+    Carriers(carriers::CarriersCommand),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
     /// The copy is readable by its owner only.
     Backup {

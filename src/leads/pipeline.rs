@@ -141,6 +141,12 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         return Verdict::RateLimited;
     }
 
+    // The carrier as the census knows it now; never a reason to fail or hold up the lead.
+    if let Some(dot) = &lead.dot_number {
+        lead.carrier_snapshot = crate::carriers::lookup::snapshot(&leads.census, dot)
+            .await
+            .map(Into::into);
+    }
     let pool = leads.pool.clone();
     let stored = rocket::tokio::task::spawn_blocking(move || store::insert(&pool, &lead)).await;
     let outcome = match stored {
@@ -198,7 +204,7 @@ fn is_too_fast(elapsed_ms: &str) -> bool {
 }
 
 /// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
-fn rate_key(ip: std::net::IpAddr) -> String {
+pub(crate) fn rate_key(ip: std::net::IpAddr) -> String {
     match ip {
         std::net::IpAddr::V4(v4) => v4.to_string(),
         std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

@@ -29,6 +29,8 @@ pub struct Leads {
     pub(super) per_email: RateLimiter,
     /// Copies of one submission, one at a time.
     pub(super) submissions: OneAtATime,
+    /// The carrier census, for the snapshot a quote with a DOT number keeps.
+    pub(super) census: std::sync::Arc<crate::carriers::Census>,
 }
 
 pub fn stage() -> AdHoc {
@@ -71,6 +73,7 @@ pub fn stage() -> AdHoc {
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
             submissions: OneAtATime::default(),
+            census: std::sync::Arc::new(crate::carriers::Census::new(settings.carriers_database())),
         };
         Ok(rocket
             .manage(leads)

@@ -85,6 +85,7 @@ lead_columns! {
     referrer: Option<String>,
     landing_page: Option<String>,
     submission_id: Option<String>,
+    carrier_snapshot: Option<crate::carriers::CarrierSnapshot>,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

@@ -1,0 +1,490 @@
+//! `truckins carriers import`: FMCSA's Motor Carrier Census CSV streamed into a new SQLite file, which then replaces
+//! the census in place with one rename. Until that rename, lookups answer from the previous file; after it, from
+//! the new one (see [`lookup`](super::lookup)). A half-written import is never seen and is removed on failure.
+//!
+//! Columns are found by their header names, in any order; unknown ones are ignored. A row that cannot be read
+//! (wrong number of fields, no usable DOT number or name, a count that is not a number) is counted and listed
+//! with its line number, and the import goes on. Only the columns the API shows are stored.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use csv::ByteRecord;
+use rusqlite::params;
+
+use super::{Carrier, Operation, parse_dot};
+
+/// The census file's schema. `dot_number` is the rowid: a lookup is one B-tree descent, and no index is built.
+const SCHEMA: &str = "
+CREATE TABLE carriers (
+    dot_number INTEGER PRIMARY KEY,
+    legal_name TEXT NOT NULL,
+    dba_name TEXT,
+    city TEXT,
+    state TEXT,
+    power_units INTEGER,
+    drivers INTEGER,
+    operation TEXT,
+    hazmat INTEGER,
+    mcs150_date TEXT
+);
+-- One row: what this file was made from, for the operator.
+CREATE TABLE census (imported_at TEXT NOT NULL, source TEXT NOT NULL, carriers INTEGER NOT NULL,
+                     malformed INTEGER NOT NULL);
+";
+
+const INSERT: &str = "INSERT OR REPLACE INTO carriers (dot_number, legal_name, dba_name, city, state, \
+                      power_units, drivers, operation, hazmat, mcs150_date) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+/// Malformed rows listed by line number in the report; more are only counted (a broken export could have millions).
+pub const LISTED_MALFORMED: usize = 50;
+
+/// How often the progress callback is called, in rows.
+const PROGRESS_EVERY: u64 = 16_384;
+
+/// What an import did.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Data rows read (the header not counted).
+    pub rows: u64,
+    /// Carriers now in the census (a DOT number seen twice counts once: its last row wins).
+    pub carriers: u64,
+    /// Rows whose DOT number an earlier row had already.
+    pub duplicates: u64,
+    pub malformed: u64,
+    /// The first [`LISTED_MALFORMED`] malformed rows: line number in the file and what is wrong.
+    pub malformed_lines: Vec<(u64, String)>,
+    pub elapsed: Duration,
+}
+
+/// Where each column the census file has is, by header name.
+struct Columns {
+    width: usize,
+    dot: usize,
+    legal_name: usize,
+    dba_name: Option<usize>,
+    city: Option<usize>,
+    state: Option<usize>,
+    operation: Option<usize>,
+    hazmat: Option<usize>,
+    mcs150_date: Option<usize>,
+    power_units: Option<usize>,
+    drivers: Option<usize>,
+}
+
+impl Columns {
+    fn find(headers: &ByteRecord) -> Result<Columns, String> {
+        let names: Vec<String> = headers
+            .iter()
+            .map(|name| {
+                text(name)
+                    .trim_start_matches('\u{feff}')
+                    .trim()
+                    .to_ascii_uppercase()
+            })
+            .collect();
+        let position = |name: &str| names.iter().position(|found| found == name);
+        let required = |name: &str| {
+            position(name).ok_or_else(|| {
+                format!(
+                    "the file has no {name} column; is it FMCSA's census CSV? Its header is: {}",
+                    clip(&names.join(","), 200)
+                )
+            })
+        };
+        Ok(Columns {
+            width: names.len(),
+            dot: required("DOT_NUMBER")?,
+            legal_name: required("LEGAL_NAME")?,
+            dba_name: position("DBA_NAME"),
+            city: position("PHY_CITY"),
+            state: position("PHY_STATE"),
+            operation: position("CARRIER_OPERATION"),
+            hazmat: position("HM_FLAG"),
+            mcs150_date: position("MCS150_DATE"),
+            power_units: position("NBR_POWER_UNIT"),
+            drivers: position("DRIVER_TOTAL"),
+        })
+    }
+
+    /// The carrier in one data row, or what is wrong with the row.
+    fn carrier(&self, record: &ByteRecord) -> Result<Carrier, String> {
+        if record.len() != self.width {
+            return Err(format!(
+                "{} fields where the header has {}",
+                record.len(),
+                self.width
+            ));
+        }
+        let field = |index: Option<usize>| -> Option<Cow<'_, str>> {
+            let mut value = text(record.get(index?)?);
+            if value.contains(is_hidden) {
+                // A line break inside a quoted name is a space; bidirectional controls go.
+                let shown = value.chars().filter_map(|c| match c {
+                    c if c.is_control() => Some(' '),
+                    c if is_hidden(c) => None,
+                    c => Some(c),
+                });
+                value = Cow::Owned(shown.collect());
+            }
+            let trimmed = value.trim();
+            if trimmed.is_empty() {
+                None
+            } else if trimmed.len() == value.len() {
+                Some(value)
+            } else {
+                Some(Cow::Owned(trimmed.to_string()))
+            }
+        };
+        let count = |index: Option<usize>, name: &str| -> Result<Option<u32>, String> {
+            match field(index) {
+                None => Ok(None),
+                Some(value) => value
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{name} {:?} is not a whole number", clip(&value, 20))),
+            }
+        };
+        let dot_text = field(Some(self.dot)).unwrap_or_default();
+        let dot_number = parse_dot(&dot_text).ok_or_else(|| {
+            format!(
+                "DOT_NUMBER {:?} is not a number of 1-8 digits",
+                clip(&dot_text, 20)
+            )
+        })?;
+        let legal_name = field(Some(self.legal_name)).ok_or("LEGAL_NAME is empty")?;
+        Ok(Carrier {
+            dot_number,
+            legal_name: legal_name.into_owned(),
+            dba_name: field(self.dba_name).map(Cow::into_owned),
+            city: field(self.city).map(Cow::into_owned),
+            state: field(self.state).map(Cow::into_owned),
+            power_units: count(self.power_units, "NBR_POWER_UNIT")?,
+            drivers: count(self.drivers, "DRIVER_TOTAL")?,
+            operation: field(self.operation).and_then(|code| Operation::from_code(&code)),
+            hazmat: field(self.hazmat).and_then(|flag| match flag.as_ref() {
+                "Y" | "y" => Some(true),
+                "N" | "n" => Some(false),
+                _ => None,
+            }),
+            mcs150_date: field(self.mcs150_date).and_then(|date| iso_date(&date)),
+        })
+    }
+}
+
+/// A field as text: UTF-8 as it is, anything else read as Latin-1 (older census extracts are), so no row is lost
+/// to its encoding.
+fn text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
+/// Control and bidirectional-control characters: nothing a name needs, and they could disguise what a terminal
+/// (`leads list`) or a spreadsheet shows.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn clip(text: &str, width: usize) -> String {
+    text.chars().take(width).collect()
+}
+
+/// The census's dates as `YYYY-MM-DD`: `20231108` (with or without a time after it), `2023-11-08`, `11/08/2023`
+/// and Oracle's `08-NOV-23`. Anything else is no date rather than a malformed row: the date is shown, not used.
+pub fn iso_date(text: &str) -> Option<String> {
+    let text = text.trim();
+    let digits = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| s.parse::<u32>().ok())?
+    };
+    let (year, month, day) =
+        if text.len() >= 8 && text.as_bytes()[..8].iter().all(u8::is_ascii_digit) {
+            (
+                digits(&text[..4])?,
+                digits(&text[4..6])?,
+                digits(&text[6..8])?,
+            )
+        } else if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.as_bytes()[7] == b'-' {
+            (
+                digits(&text[..4])?,
+                digits(&text[5..7])?,
+                digits(&text[8..10])?,
+            )
+        } else if let [month, day, year] = text.split('/').collect::<Vec<_>>()[..] {
+            (digits(year.get(..4)?)?, digits(month)?, digits(day)?)
+        } else if let [day, month, year] = text.split('-').collect::<Vec<_>>()[..] {
+            const MONTHS: [&str; 12] = [
+                "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
+            ];
+            let month = MONTHS
+                .iter()
+                .position(|m| m.eq_ignore_ascii_case(month))
+                .map(|m| m as u32 + 1)?;
+            let year = match (year.len(), digits(year)?) {
+                // Two-digit years: the census starts in the 1970s.
+                (2, yy) if yy < 70 => 2000 + yy,
+                (2, yy) => 1900 + yy,
+                (4, yyyy) => yyyy,
+                _ => return None,
+            };
+            (year, month, digits(day)?)
+        } else {
+            return None;
+        };
+    ((1900..=2999).contains(&year) && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+/// The file an import writes before it is renamed over `target`: beside it (a rename stays on one file system),
+/// hidden, and named after this process so two imports at once never write the same file.
+fn work_file(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "carriers.db".into());
+    target.with_file_name(format!(".{name}.importing-{}", std::process::id()))
+}
+
+/// Removes the unfinished file unless the import completed.
+struct Unfinished(Option<PathBuf>);
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Imports the census CSV at `source` into a new file that then replaces `target`. `progress` is called now and
+/// then with the rows and bytes read so far. Fails (leaving `target` as it was) when the file cannot be read, has
+/// no DOT_NUMBER or LEGAL_NAME column, or holds no readable row at all.
+pub fn import(
+    source: &Path,
+    target: &Path,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Report, String> {
+    let started = Instant::now();
+    let file = File::open(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+    let mut reader = csv::ReaderBuilder::new()
+        // Rows of another width are reported as malformed here, not refused by the parser.
+        .flexible(true)
+        .buffer_capacity(1 << 20)
+        .from_reader(file);
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("cannot read the header of {}: {e}", source.display()))?;
+    let columns = Columns::find(headers)?;
+
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    let work = work_file(target);
+    let _ = std::fs::remove_file(&work);
+    let mut unfinished = Unfinished(Some(work.clone()));
+    let failed = |e: rusqlite::Error| format!("cannot write {}: {e}", work.display());
+    let mut connection = rusqlite::Connection::open(&work).map_err(failed)?;
+    // Nobody else sees this file until it is complete, and a crash leaves only a file to delete: no journal, no
+    // syncs while writing (the whole file is synced once, before the rename), one big cache.
+    connection
+        .execute_batch(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
+             PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;",
+        )
+        .map_err(failed)?;
+    let transaction = connection.transaction().map_err(failed)?;
+    transaction.execute_batch(SCHEMA).map_err(failed)?;
+    let mut report = Report::default();
+    {
+        let mut insert = transaction.prepare(INSERT).map_err(failed)?;
+        let mut record = ByteRecord::new();
+        let mut inserted = 0u64;
+        loop {
+            let line = reader.position().line();
+            match reader.read_byte_record(&mut record) {
+                Ok(false) => break,
+                Ok(true) => {}
+                Err(error) => {
+                    if let csv::ErrorKind::Io(io) = error.kind() {
+                        return Err(format!("cannot read {}: {io}", source.display()));
+                    }
+                    report.rows += 1;
+                    note_malformed(&mut report, line, error.to_string());
+                    continue;
+                }
+            }
+            report.rows += 1;
+            let line = record.position().map_or(line, csv::Position::line);
+            match columns.carrier(&record) {
+                Ok(carrier) => {
+                    insert
+                        .execute(params![
+                            carrier.dot_number,
+                            carrier.legal_name,
+                            carrier.dba_name,
+                            carrier.city,
+                            carrier.state,
+                            carrier.power_units,
+                            carrier.drivers,
+                            carrier.operation.map(Operation::code),
+                            carrier.hazmat,
+                            carrier.mcs150_date,
+                        ])
+                        .map_err(failed)?;
+                    inserted += 1;
+                }
+                Err(reason) => note_malformed(&mut report, line, reason),
+            }
+            if report.rows.is_multiple_of(PROGRESS_EVERY) {
+                progress(report.rows, reader.position().byte());
+            }
+        }
+        progress(report.rows, reader.position().byte());
+        if inserted == 0 {
+            return Err(format!(
+                "no carrier could be read from {} ({} rows, {} malformed); the census in place is kept",
+                source.display(),
+                report.rows,
+                report.malformed
+            ));
+        }
+        let carriers: i64 = transaction
+            .query_row("SELECT COUNT(*) FROM carriers", [], |row| row.get(0))
+            .map_err(failed)?;
+        report.carriers = carriers.unsigned_abs();
+        report.duplicates = inserted - report.carriers;
+    }
+    transaction
+        .execute(
+            "INSERT INTO census (imported_at, source, carriers, malformed) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                crate::clock::now(),
+                source.display().to_string(),
+                report.carriers as i64,
+                report.malformed as i64
+            ],
+        )
+        .map_err(failed)?;
+    transaction.commit().map_err(failed)?;
+    connection.close().map_err(|(_, e)| failed(e))?;
+
+    // On disk before it takes the census's name, and the rename on disk before the import says it is done.
+    let io = |e: std::io::Error| format!("cannot finish {}: {e}", work.display());
+    let written = File::open(&work).map_err(io)?;
+    written.sync_all().map_err(io)?;
+    // Public records without contact details: readable by the server's user whoever ran the import.
+    written
+        .set_permissions(std::fs::Permissions::from_mode(0o644))
+        .map_err(io)?;
+    std::fs::rename(&work, target)
+        .map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
+    unfinished.0 = None;
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        File::open(parent)
+            .and_then(|dir| dir.sync_all())
+            .map_err(io)?;
+    }
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+fn note_malformed(report: &mut Report, line: u64, reason: String) {
+    report.malformed += 1;
+    if report.malformed_lines.len() < LISTED_MALFORMED {
+        report.malformed_lines.push((line, reason));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns(header: &str) -> Result<Columns, String> {
+        Columns::find(&ByteRecord::from(header.split(',').collect::<Vec<_>>()))
+    }
+
+    #[test]
+    fn columns_are_found_by_name_in_any_order() {
+        let found =
+            columns("\u{feff}phy_city,EXTRA,LEGAL_NAME, DOT_NUMBER ,NBR_POWER_UNIT").unwrap();
+        assert_eq!(
+            (found.dot, found.legal_name, found.city, found.power_units),
+            (3, 2, Some(0), Some(4))
+        );
+        assert_eq!(found.drivers, None);
+        let error = columns("NAME,ADDRESS").err().unwrap();
+        assert!(error.contains("no DOT_NUMBER column"), "{error}");
+    }
+
+    #[test]
+    fn rows_are_read_or_say_what_is_wrong() {
+        let found =
+            columns("DOT_NUMBER,LEGAL_NAME,NBR_POWER_UNIT,HM_FLAG,CARRIER_OPERATION,MCS150_DATE")
+                .unwrap();
+        let row = |fields: &[&str]| found.carrier(&ByteRecord::from(fields.to_vec()));
+        let carrier = row(&["  42", " ACME ", "", "Y", "B", "20231108 1342"]).unwrap();
+        assert_eq!(carrier.dot_number, 42);
+        assert_eq!(carrier.legal_name, "ACME");
+        assert_eq!(
+            row(&["1", "A\u{202E}B\nC", "", "", "", ""])
+                .unwrap()
+                .legal_name,
+            "AB C"
+        );
+        assert_eq!(carrier.power_units, None);
+        assert_eq!(carrier.hazmat, Some(true));
+        assert_eq!(carrier.operation, Some(Operation::IntrastateHazmat));
+        assert_eq!(carrier.mcs150_date.as_deref(), Some("2023-11-08"));
+        assert!(
+            row(&["x", "A", "", "", "", ""])
+                .unwrap_err()
+                .contains("DOT_NUMBER")
+        );
+        assert!(
+            row(&["1", " ", "", "", "", ""])
+                .unwrap_err()
+                .contains("LEGAL_NAME")
+        );
+        assert!(
+            row(&["1", "A", "many", "", "", ""])
+                .unwrap_err()
+                .contains("NBR_POWER_UNIT")
+        );
+        assert!(
+            row(&["1", "A"])
+                .unwrap_err()
+                .contains("2 fields where the header has 6")
+        );
+    }
+
+    #[test]
+    fn latin_1_names_are_kept() {
+        assert_eq!(text(b"TRANSPORTES PE\xd1A"), "TRANSPORTES PEÑA");
+        assert_eq!(text("PEÑA".as_bytes()), "PEÑA");
+    }
+
+    #[test]
+    fn census_dates_become_iso_dates() {
+        for (given, expected) in [
+            ("20231108", Some("2023-11-08")),
+            ("20231108 0000", Some("2023-11-08")),
+            ("2023-11-08", Some("2023-11-08")),
+            ("11/08/2023", Some("2023-11-08")),
+            ("08-NOV-23", Some("2023-11-08")),
+            ("08-nov-98", Some("1998-11-08")),
+            ("20231308", None),
+            ("yesterday", None),
+            ("", None),
+        ] {
+            assert_eq!(iso_date(given).as_deref(), expected, "{given:?}");
+        }
+    }
+}
