@@ -89,6 +89,7 @@ rm -rf "$portable"
 
 step "Browser tests (Playwright, $($CHROMIUM --version 2>/dev/null | head -1))"
 E2E_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+E2E_NO_CENSUS_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 E2E_DATABASE="$(mktemp -d)/leads.db"
-export E2E_PORT E2E_DATABASE E2E_BINARY="$PWD/target/release/truckins"
+export E2E_PORT E2E_NO_CENSUS_PORT E2E_DATABASE E2E_BINARY="$PWD/target/release/truckins"
 (cd web && npx --no-install playwright test)

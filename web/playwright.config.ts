@@ -6,6 +6,12 @@ const port = Number(process.env.E2E_PORT ?? 8765);
 const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
 // The suite's own database, emptied by tests/run.sh; the forms' tests read it back through `truckins leads export`.
 export const database = process.env.E2E_DATABASE ?? '/tmp/truckins-e2e/leads.db';
+// The carrier census the suite's server looks DOT numbers up in: a small file in FMCSA's format, imported (into
+// carriers.db beside the leads) before the server starts. A second server, beside a folder with no census, shows
+// the quote form as it is before any import.
+const census = '../tests/fixtures/census.csv';
+export const noCensusPort = Number(process.env.E2E_NO_CENSUS_PORT ?? port + 1);
+const noCensusDatabase = database.replace(/[^/]*$/, 'no-census/leads.db');
 
 export default defineConfig({
   testDir: './e2e',
@@ -33,13 +39,25 @@ export default defineConfig({
     { name: 'phone', use: { viewport: { width: 390, height: 844 }, hasTouch: true } },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
   ],
-  webServer: {
-    // A high per-IP limit: every test posts from 127.0.0.1; the limit itself is tested in Rust.
-    command: `${binary} serve --address 127.0.0.1 --port ${port} --database ${database} --ip-limit 10000`,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // High per-IP limits: every test posts and looks up from 127.0.0.1; the limits themselves are tested in Rust.
+      command:
+        `${binary} carriers import ${census} --database ${database} >/dev/null && ` +
+        `TRUCKINS_CARRIER_LOOKUP_LIMIT=10000 exec ${binary} serve --address 127.0.0.1 --port ${port} --database ${database} --ip-limit 10000`,
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `exec ${binary} serve --address 127.0.0.1 --port ${noCensusPort} --database ${noCensusDatabase}`,
+      url: `http://127.0.0.1:${noCensusPort}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

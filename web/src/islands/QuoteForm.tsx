@@ -3,6 +3,7 @@
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
 import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
+import { CarrierConfirm } from './CarrierConfirm';
 
 export const QUOTE_ENDPOINT = '/api/leads/quote';
 
@@ -76,6 +77,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           <Field id={id('dot_number')} label="DOT Number" optional hint="For trucking businesses with a USDOT number (1-8 digits)." error={error('dot_number')}>
             <input id={id('dot_number')} name="dot_number" type="text" inputMode="numeric" pattern="[0-9]{1,8}" maxLength={8} autoComplete="off" defaultValue={value('dot_number')} className={inputClass} {...describedBy(id('dot_number'), { hint: true, error: errors.dot_number })} />
           </Field>
+          <CarrierConfirm idPrefix={idPrefix} />
         </div>
       </div>
       <Honeypot id={id('website')} />

@@ -1,0 +1,55 @@
+// "Is this your company?" under the quote form's DOT field: the census's legal name, city, state and power units
+// for the number typed (see useCarrierLookup), with Yes (fill Company and Number of Vehicles where still empty) and
+// No. Announced through a polite live region that is always in the page (a region added with its text is often
+// not read); focus is never taken while the visitor types, and returns to the DOT field after an answer.
+import type { KeyboardEvent } from 'react';
+import { fillIfEmpty, useCarrierLookup } from './useCarrierLookup';
+
+export function CarrierConfirm({ idPrefix }: { idPrefix: string }) {
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const { carrier, dismiss } = useCarrierLookup(id('dot_number'));
+
+  const answered = (accept: boolean) => {
+    if (accept && carrier) {
+      fillIfEmpty(id('company'), carrier.legal_name);
+      // The form asks for at least one vehicle.
+      if (carrier.power_units !== null && carrier.power_units >= 1) fillIfEmpty(id('vehicle_count'), String(carrier.power_units));
+    }
+    dismiss();
+    document.getElementById(id('dot_number'))?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') answered(false);
+  };
+
+  const place = carrier ? [carrier.city, carrier.state].filter(Boolean).join(', ') : '';
+  const units = carrier?.power_units;
+  return (
+    <div data-carrier-match className={carrier ? 'mt-3 rounded-lg border border-steel/40 bg-mist p-3 text-sm text-ink' : ''} onKeyDown={onKeyDown}>
+      <div id={id('carrier')} role="status" aria-live="polite" aria-atomic="true">
+        {carrier && (
+          <>
+            <p className="font-semibold">Is this your company?</p>
+            <p className="mt-1">
+              <span className="font-medium">{carrier.legal_name}</span>
+              {carrier.dba_name && <span className="text-muted"> (doing business as {carrier.dba_name})</span>}
+            </p>
+            <p className="text-muted">
+              {[place, units === null || units === undefined ? '' : `${units} power unit${units === 1 ? '' : 's'}`].filter(Boolean).join(' · ')}
+            </p>
+          </>
+        )}
+      </div>
+      {carrier && (
+        <div className="mt-3 flex gap-2" role="group" aria-labelledby={id('carrier')}>
+          <button type="button" onClick={() => answered(true)} className="rounded-lg bg-navy px-4 py-2 text-sm font-semibold text-white hover:bg-ink">
+            Yes, that's us
+          </button>
+          <button type="button" onClick={() => answered(false)} className="rounded-lg border-2 border-navy px-4 py-2 text-sm font-semibold text-navy hover:bg-navy hover:text-white">
+            No
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
