@@ -8,8 +8,10 @@
 
 mod common;
 
+mod bench_carriers;
 mod bench_leads;
 mod budget;
+mod carriers;
 mod connections;
 mod durability;
 mod faults;

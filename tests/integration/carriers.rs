@@ -1,0 +1,305 @@
+//! The carrier census: `truckins carriers import` on a fixture in FMCSA's format (columns in another order, quoted
+//! fields with commas and quotes, blank counts, bad rows reported by line), `GET /api/carriers/<dot>` (the API's
+//! fields and never the census's phone, e-mail or street; 400, 404 with and without a census, 429), a second import
+//! replacing the first while lookups keep answering (checked from inside the import, before its rename), and the
+//! snapshot a quote keeps, in `leads list` and both exports.
+
+use std::path::{Path, PathBuf};
+
+use rocket::http::{ContentType, Status};
+use rocket::local::blocking::Client;
+use serde_json::{Value, json};
+use truckins::carriers::import::import;
+use truckins::leads::store::{LeadFilter, list, open};
+
+use crate::common;
+use crate::common::process::{Server, TempDir, truckins};
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
+
+/// What the fixture's contact columns hold: none of it may be stored or answered.
+const CONTACT_DETAILS: [&str; 6] = [
+    "555-0101",
+    "5550103",
+    "lonestar.example",
+    "dispatch@",
+    "SECRET ST",
+    "HIDDEN RD",
+];
+
+fn lone_star() -> Value {
+    json!({
+        "dot_number": 1234567,
+        "legal_name": "LONE STAR HAULERS, LLC",
+        "dba_name": "LSH",
+        "city": "AUSTIN",
+        "state": "TX",
+        "power_units": 12,
+        "drivers": 14,
+        "operation": "interstate",
+        "hazmat": false,
+        "mcs150_date": "2024-01-15",
+    })
+}
+
+/// The application on a fresh leads database; the census path is the default, `carriers.db` beside it.
+fn app_with(label: &str, limit: usize) -> (Client, PathBuf) {
+    let database = common::temp_database(label);
+    let figment = common::figment(&database).merge(("carrier_lookup_limit", limit));
+    (common::client_with(figment), database)
+}
+
+fn census_of(database: &Path) -> PathBuf {
+    database.with_file_name("carriers.db")
+}
+
+fn lookup(client: &Client, dot: &str) -> (Status, Value) {
+    let response = client.get(format!("/api/carriers/{dot}")).dispatch();
+    let status = response.status();
+    assert_eq!(response.content_type(), Some(ContentType::JSON), "{dot}");
+    (status, response.into_json().unwrap_or(Value::Null))
+}
+
+/// A census CSV with the given data rows under FMCSA's header (a few columns), written into `dir`.
+fn census_file(dir: &Path, name: &str, rows: &[&str]) -> PathBuf {
+    let path = dir.join(name);
+    let mut text = String::from("DOT_NUMBER,LEGAL_NAME,PHY_CITY,PHY_STATE,NBR_POWER_UNIT,TELEPHONE\n");
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn lookups_answer_the_census_fields_and_never_contact_details() {
+    let (client, database) = app_with("carrier-lookup", 100);
+    let report = import(Path::new(FIXTURE), &census_of(&database), |_, _| {}).unwrap();
+    assert_eq!((report.rows, report.carriers, report.malformed), (8, 4, 4));
+
+    let (status, found) = lookup(&client, "1234567");
+    assert_eq!(status, Status::Ok);
+    assert_eq!(found, lone_star());
+    // Quotes inside a quoted name, blank counts and an Oracle-style date.
+    let (_, oneil) = lookup(&client, "07654321");
+    assert_eq!(oneil["legal_name"], "O'NEIL \"BIG RIG\" TRANSPORT");
+    assert_eq!(
+        (&oneil["power_units"], &oneil["drivers"], &oneil["dba_name"]),
+        (&Value::Null, &Value::Null, &Value::Null)
+    );
+    assert_eq!(oneil["operation"], "intrastate non-hazmat");
+    assert_eq!(oneil["mcs150_date"], "2024-01-15");
+    let (_, acme) = lookup(&client, "3333333");
+    assert_eq!(acme["legal_name"], "ACME HAZMAT, INC.");
+    assert_eq!(acme["dba_name"], "ACME \"HOT\" LOADS");
+    assert_eq!(
+        (&acme["operation"], &acme["hazmat"]),
+        (&json!("intrastate hazmat"), &json!(true))
+    );
+
+    let fields = lone_star();
+    let fields: Vec<&String> = fields.as_object().unwrap().keys().collect();
+    for dot in ["1234567", "7654321", "3333333", "1111111"] {
+        let (status, found) = lookup(&client, dot);
+        assert_eq!(status, Status::Ok);
+        let keys: Vec<&String> = found.as_object().unwrap().keys().collect();
+        assert_eq!(keys, fields, "exactly the API's fields");
+        for secret in CONTACT_DETAILS {
+            assert!(!found.to_string().contains(secret), "{secret} in {found}");
+        }
+    }
+    // Nor are they anywhere in the file.
+    let bytes = std::fs::read(census_of(&database)).unwrap();
+    for secret in CONTACT_DETAILS {
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{secret} is stored"
+        );
+    }
+
+    // Rows that were malformed are not there; other numbers are unknown; malformed numbers are refused.
+    for dot in ["2222222", "4444444", "5555555", "9999999"] {
+        let (status, body) = lookup(&client, dot);
+        assert_eq!(status, Status::NotFound, "{dot}");
+        assert_eq!(body["message"], "No carrier has this DOT number.");
+        assert!(body["error"].is_string());
+    }
+    for dot in ["12a", "123456789", "0", "-1", "%20"] {
+        assert_eq!(lookup(&client, dot).0, Status::BadRequest, "{dot}");
+    }
+}
+
+#[test]
+fn without_a_census_every_lookup_is_not_found() {
+    let (client, database) = app_with("carrier-none", 100);
+    assert!(!census_of(&database).exists());
+    let (status, body) = lookup(&client, "1234567");
+    assert_eq!(status, Status::NotFound);
+    assert!(body["message"].is_string());
+}
+
+#[test]
+fn lookups_beyond_the_limit_answer_429() {
+    let (client, _) = app_with("carrier-limit", 3);
+    for _ in 0..3 {
+        assert_eq!(lookup(&client, "1234567").0, Status::NotFound);
+    }
+    let (status, body) = lookup(&client, "1234567");
+    assert_eq!(status, Status::TooManyRequests);
+    assert_eq!(body["error"], "Too Many Attempts");
+}
+
+#[test]
+fn a_second_import_replaces_the_first_and_lookups_answer_from_the_first_until_it_is_complete() {
+    let (client, database) = app_with("carrier-swap", 1000);
+    let dir = database.parent().unwrap();
+    let census = census_of(&database);
+    let first = census_file(dir, "first.csv", &["1234567,FIRST NAME LLC,AUSTIN,TX,3,555-0000"]);
+    import(&first, &census, |_, _| {}).unwrap();
+    assert_eq!(lookup(&client, "1234567").1["legal_name"], "FIRST NAME LLC");
+
+    // Enough rows for progress to be reported during the import as well as at its end (before the swap).
+    let mut rows: Vec<String> = (1..=40_000).map(|n| format!("{},CARRIER {n},WACO,TX,{},", n + 2_000_000, n % 50)).collect();
+    rows.push("1234567,SECOND NAME LLC,DALLAS,TX,4,".into());
+    rows.push("bad,row".into());
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let second = census_file(dir, "second.csv", &rows);
+    let mut seen_during = Vec::new();
+    let report = import(&second, &census, |read, _| {
+        // Every lookup made while the import runs answers from the first census, completely.
+        let (status, body) = lookup(&client, "1234567");
+        seen_during.push((read, status, body["legal_name"].clone()));
+        assert_eq!(lookup(&client, "2000001").0, Status::NotFound);
+    })
+    .unwrap();
+    assert!(seen_during.len() >= 3, "{seen_during:?}");
+    for (read, status, name) in &seen_during {
+        assert_eq!((*status, name.as_str()), (Status::Ok, Some("FIRST NAME LLC")), "after {read} rows");
+    }
+    assert_eq!(seen_during.last().unwrap().0, 40_002, "the last report comes after every row");
+    assert_eq!((report.carriers, report.malformed), (40_001, 1));
+    assert_eq!(report.malformed_lines[0].0, 40_003, "line numbers count the header");
+
+    // Once it returns, the second census answers.
+    let (status, body) = lookup(&client, "1234567");
+    assert_eq!((status, body["legal_name"].as_str()), (Status::Ok, Some("SECOND NAME LLC")));
+    assert_eq!(lookup(&client, "2000001").1["legal_name"], "CARRIER 1");
+    // No work file is left beside the census.
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.contains("importing"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_failed_import_keeps_the_census_in_place() {
+    let (client, database) = app_with("carrier-failed", 100);
+    let dir = database.parent().unwrap();
+    let census = census_of(&database);
+    import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
+    let no_dot = dir.join("wrong.csv");
+    std::fs::write(&no_dot, "NAME,CITY\nX,Y\n").unwrap();
+    let error = import(&no_dot, &census, |_, _| {}).unwrap_err();
+    assert!(error.contains("no DOT_NUMBER column"), "{error}");
+    let all_bad = census_file(dir, "bad.csv", &["x,NAME,A,TX,1,", "1,,A,TX,1,"]);
+    let error = import(&all_bad, &census, |_, _| {}).unwrap_err();
+    assert!(error.contains("the census in place is kept"), "{error}");
+    assert_eq!(lookup(&client, "1234567").1, lone_star());
+}
+
+#[test]
+fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
+    let (client, database) = app_with("carrier-snapshot", 100);
+    let census = census_of(&database);
+    let quote = |dot: &str, email: &str| {
+        let body = json!({
+            "name": "Dana O'Neil", "email": email, "company": "Lone Star", "insurance_type": "dump",
+            "vehicle_count": 3, "dot_number": dot, "consent": true,
+        });
+        let response = client
+            .post("/api/leads/quote")
+            .header(ContentType::JSON)
+            .body(body.to_string())
+            .dispatch();
+        assert_eq!(response.status(), Status::Created);
+    };
+    // No census: the lead is stored, without a snapshot.
+    quote("1234567", "before@example.com");
+    import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
+    quote("1234567", "matched@example.com");
+    quote("9999999", "unknown@example.com");
+    // A later census changes the carrier; the lead keeps what it matched.
+    let renamed = census_file(database.parent().unwrap(), "renamed.csv", &["1234567,RENAMED LLC,WACO,TX,1,"]);
+    import(&renamed, &census, |_, _| {}).unwrap();
+
+    let pool = open(&database, 1).unwrap();
+    let leads = list(&pool, &LeadFilter::default()).unwrap();
+    let snapshot = |email: &str| {
+        let lead = leads.iter().find(|lead| lead.email == email).unwrap();
+        lead.carrier_snapshot.as_ref().map(|s| s.0.clone())
+    };
+    assert_eq!(snapshot("before@example.com"), None);
+    assert_eq!(snapshot("matched@example.com"), Some(lone_star()));
+    assert_eq!(snapshot("unknown@example.com"), None);
+}
+
+#[test]
+fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new_census() {
+    let dir = TempDir::new("carriers-cli");
+    let database = dir.path().join("leads.db");
+    let database_arg = database.to_str().unwrap();
+    let server = Server::start(dir.path(), "serve", &["--database", database_arg]);
+    let mut http = server.http();
+    assert_eq!(http.get("/api/carriers/1234567", &[]).unwrap().status, 404);
+
+    let output = truckins(dir.path())
+        .args(["carriers", "import", FIXTURE, "--database", database_arg])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("imported 4 carriers from 8 rows"), "{stdout}");
+    assert!(stdout.contains("4 malformed rows skipped"), "{stdout}");
+    for (line, reason) in [
+        (4, "DOT_NUMBER \"ABC\""),
+        (5, "4 fields where the header has 22"),
+        (7, "LEGAL_NAME is empty"),
+        (8, "NBR_POWER_UNIT \"many\""),
+    ] {
+        assert!(stderr.contains(&format!("line {line}: skipped, {reason}")), "{line}: {stderr}");
+    }
+
+    // The server, started before the import, answers from it without a restart.
+    let reply = http.get("/api/carriers/1234567", &[]).unwrap();
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json(), lone_star());
+
+    // A quote keeps the snapshot; `leads list` and both exports show it.
+    let quote = json!({
+        "name": "Dana O'Neil", "email": "dana@example.com", "insurance_type": "dump", "vehicle_count": 3,
+        "dot_number": "1234567", "consent": true,
+    });
+    assert_eq!(http.post_json("/api/leads/quote", &quote).unwrap().status, 201);
+    let run = |args: &[&str]| {
+        let output = truckins(dir.path()).args(args).args(["--database", database_arg]).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let table = run(&["leads", "list"]);
+    assert!(table.contains("LONE STAR HAULERS, LLC (DOT 1234567)"), "{table}");
+    let exported: Value = serde_json::from_str(&run(&["leads", "export", "--format", "json"])).unwrap();
+    assert_eq!(exported[0]["carrier_snapshot"], lone_star());
+    let csv = run(&["leads", "export", "--format", "csv"]);
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let column = headers.iter().position(|h| h == "carrier_snapshot").expect("a carrier_snapshot column");
+    let row = reader.records().next().unwrap().unwrap();
+    let cell: Value = serde_json::from_str(&row[column]).unwrap();
+    assert_eq!(cell, lone_star());
+}
