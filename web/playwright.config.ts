@@ -43,7 +43,7 @@ export default defineConfig({
     {
       // High per-IP limits: every test posts and looks up from 127.0.0.1; the limits themselves are tested in Rust.
       command:
-        `${binary} carriers import ${census} --database ${database} >/dev/null && ` +
+        `{ ${binary} carriers import ${census} --database ${database} >/dev/null 2>&1 || { echo 'the census import failed' >&2; exit 1; }; } && ` +
         `TRUCKINS_CARRIER_LOOKUP_LIMIT=10000 exec ${binary} serve --address 127.0.0.1 --port ${port} --database ${database} --ip-limit 10000`,
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,

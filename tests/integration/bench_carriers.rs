@@ -110,9 +110,16 @@ fn bench_carrier_import() {
         figure("System time (seconds):"),
         figure("Maximum resident set size (kbytes):"),
         std::fs::metadata(&target).unwrap().len() as f64 / 1048576.0,
-        if cfg!(debug_assertions) { "debug" } else { "release" }
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
     );
-    assert!(stdout.contains(&format!("imported {rows} carriers from {rows} rows")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("imported {rows} carriers from {rows} rows")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -127,7 +134,13 @@ fn bench_carrier_lookups() {
     let database = dir.path().join("leads.db");
     let database = database.to_str().unwrap();
     let imported = truckins(dir.path())
-        .args(["carriers", "import", csv.to_str().unwrap(), "--database", database])
+        .args([
+            "carriers",
+            "import",
+            csv.to_str().unwrap(),
+            "--database",
+            database,
+        ])
         .output()
         .unwrap();
     assert!(imported.status.success());
@@ -140,7 +153,12 @@ fn bench_carrier_lookups() {
     let port = server.port;
     let mut warm = Http::connect(port).unwrap();
     for n in 0..200 {
-        assert_eq!(warm.get(&format!("/api/carriers/{}", dot_of(n)), &[]).unwrap().status, 200);
+        assert_eq!(
+            warm.get(&format!("/api/carriers/{}", dot_of(n)), &[])
+                .unwrap()
+                .status,
+            200
+        );
     }
 
     let start = Arc::new(Barrier::new(clients + 1));
@@ -158,7 +176,9 @@ fn bench_carrier_lookups() {
                 while Instant::now() < deadline {
                     n = (n + 104_729) % rows;
                     let sent = Instant::now();
-                    let reply = http.get(&format!("/api/carriers/{}", dot_of(n)), &[]).unwrap();
+                    let reply = http
+                        .get(&format!("/api/carriers/{}", dot_of(n)), &[])
+                        .unwrap();
                     latencies.push(sent.elapsed());
                     let expected = format!("\"dot_number\":{}", dot_of(n));
                     if reply.status != 200 || !reply.text().contains(&expected) {
@@ -180,12 +200,19 @@ fn bench_carrier_lookups() {
     }
     let elapsed = started.elapsed().as_secs_f64();
     latencies.sort_unstable();
-    let ms = |p: f64| latencies[((p / 100.0) * (latencies.len() - 1) as f64).round() as usize].as_secs_f64() * 1000.0;
+    let ms = |p: f64| {
+        latencies[((p / 100.0) * (latencies.len() - 1) as f64).round() as usize].as_secs_f64()
+            * 1000.0
+    };
     println!(
         "\nbench_carriers lookups: {clients} keep-alive clients, {seconds} s, census of {rows}, {} build, {} CPUs \
          shared by clients and server: {} lookups = {:.0}/s; latency ms p50 {:.2}, p90 {:.2}, p99 {:.2}, max {:.2}; \
          server peak RSS {} KiB",
-        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         thread::available_parallelism().map_or(0, |n| n.get()),
         latencies.len(),
         latencies.len() as f64 / elapsed,

@@ -63,7 +63,8 @@ fn lookup(client: &Client, dot: &str) -> (Status, Value) {
 /// A census CSV with the given data rows under FMCSA's header (a few columns), written into `dir`.
 fn census_file(dir: &Path, name: &str, rows: &[&str]) -> PathBuf {
     let path = dir.join(name);
-    let mut text = String::from("DOT_NUMBER,LEGAL_NAME,PHY_CITY,PHY_STATE,NBR_POWER_UNIT,TELEPHONE\n");
+    let mut text =
+        String::from("DOT_NUMBER,LEGAL_NAME,PHY_CITY,PHY_STATE,NBR_POWER_UNIT,TELEPHONE\n");
     for row in rows {
         text.push_str(row);
         text.push('\n');
@@ -155,12 +156,18 @@ fn a_second_import_replaces_the_first_and_lookups_answer_from_the_first_until_it
     let (client, database) = app_with("carrier-swap", 1000);
     let dir = database.parent().unwrap();
     let census = census_of(&database);
-    let first = census_file(dir, "first.csv", &["1234567,FIRST NAME LLC,AUSTIN,TX,3,555-0000"]);
+    let first = census_file(
+        dir,
+        "first.csv",
+        &["1234567,FIRST NAME LLC,AUSTIN,TX,3,555-0000"],
+    );
     import(&first, &census, |_, _| {}).unwrap();
     assert_eq!(lookup(&client, "1234567").1["legal_name"], "FIRST NAME LLC");
 
     // Enough rows for progress to be reported during the import as well as at its end (before the swap).
-    let mut rows: Vec<String> = (1..=40_000).map(|n| format!("{},CARRIER {n},WACO,TX,{},", n + 2_000_000, n % 50)).collect();
+    let mut rows: Vec<String> = (1..=40_000)
+        .map(|n| format!("{},CARRIER {n},WACO,TX,{},", n + 2_000_000, n % 50))
+        .collect();
     rows.push("1234567,SECOND NAME LLC,DALLAS,TX,4,".into());
     rows.push("bad,row".into());
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
@@ -175,15 +182,29 @@ fn a_second_import_replaces_the_first_and_lookups_answer_from_the_first_until_it
     .unwrap();
     assert!(seen_during.len() >= 3, "{seen_during:?}");
     for (read, status, name) in &seen_during {
-        assert_eq!((*status, name.as_str()), (Status::Ok, Some("FIRST NAME LLC")), "after {read} rows");
+        assert_eq!(
+            (*status, name.as_str()),
+            (Status::Ok, Some("FIRST NAME LLC")),
+            "after {read} rows"
+        );
     }
-    assert_eq!(seen_during.last().unwrap().0, 40_002, "the last report comes after every row");
+    assert_eq!(
+        seen_during.last().unwrap().0,
+        40_002,
+        "the last report comes after every row"
+    );
     assert_eq!((report.carriers, report.malformed), (40_001, 1));
-    assert_eq!(report.malformed_lines[0].0, 40_003, "line numbers count the header");
+    assert_eq!(
+        report.malformed_lines[0].0, 40_003,
+        "line numbers count the header"
+    );
 
     // Once it returns, the second census answers.
     let (status, body) = lookup(&client, "1234567");
-    assert_eq!((status, body["legal_name"].as_str()), (Status::Ok, Some("SECOND NAME LLC")));
+    assert_eq!(
+        (status, body["legal_name"].as_str()),
+        (Status::Ok, Some("SECOND NAME LLC"))
+    );
     assert_eq!(lookup(&client, "2000001").1["legal_name"], "CARRIER 1");
     // No work file is left beside the census.
     let left: Vec<_> = std::fs::read_dir(dir)
@@ -232,7 +253,11 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     quote("1234567", "matched@example.com");
     quote("9999999", "unknown@example.com");
     // A later census changes the carrier; the lead keeps what it matched.
-    let renamed = census_file(database.parent().unwrap(), "renamed.csv", &["1234567,RENAMED LLC,WACO,TX,1,"]);
+    let renamed = census_file(
+        database.parent().unwrap(),
+        "renamed.csv",
+        &["1234567,RENAMED LLC,WACO,TX,1,"],
+    );
     import(&renamed, &census, |_, _| {}).unwrap();
 
     let pool = open(&database, 1).unwrap();
@@ -264,7 +289,10 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
         String::from_utf8_lossy(&output.stderr),
     );
     assert!(output.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("imported 4 carriers from 8 rows"), "{stdout}");
+    assert!(
+        stdout.contains("imported 4 carriers from 8 rows"),
+        "{stdout}"
+    );
     assert!(stdout.contains("4 malformed rows skipped"), "{stdout}");
     for (line, reason) in [
         (4, "DOT_NUMBER \"ABC\""),
@@ -272,7 +300,10 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
         (7, "LEGAL_NAME is empty"),
         (8, "NBR_POWER_UNIT \"many\""),
     ] {
-        assert!(stderr.contains(&format!("line {line}: skipped, {reason}")), "{line}: {stderr}");
+        assert!(
+            stderr.contains(&format!("line {line}: skipped, {reason}")),
+            "{line}: {stderr}"
+        );
     }
 
     // The server, started before the import, answers from it without a restart.
@@ -285,20 +316,38 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
         "name": "Dana O'Neil", "email": "dana@example.com", "insurance_type": "dump", "vehicle_count": 3,
         "dot_number": "1234567", "consent": true,
     });
-    assert_eq!(http.post_json("/api/leads/quote", &quote).unwrap().status, 201);
+    assert_eq!(
+        http.post_json("/api/leads/quote", &quote).unwrap().status,
+        201
+    );
     let run = |args: &[&str]| {
-        let output = truckins(dir.path()).args(args).args(["--database", database_arg]).output().unwrap();
-        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let output = truckins(dir.path())
+            .args(args)
+            .args(["--database", database_arg])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         String::from_utf8(output.stdout).unwrap()
     };
     let table = run(&["leads", "list"]);
-    assert!(table.contains("LONE STAR HAULERS, LLC (DOT 1234567)"), "{table}");
-    let exported: Value = serde_json::from_str(&run(&["leads", "export", "--format", "json"])).unwrap();
+    assert!(
+        table.contains("LONE STAR HAULERS, LLC (DOT 1234567)"),
+        "{table}"
+    );
+    let exported: Value =
+        serde_json::from_str(&run(&["leads", "export", "--format", "json"])).unwrap();
     assert_eq!(exported[0]["carrier_snapshot"], lone_star());
     let csv = run(&["leads", "export", "--format", "csv"]);
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let headers = reader.headers().unwrap().clone();
-    let column = headers.iter().position(|h| h == "carrier_snapshot").expect("a carrier_snapshot column");
+    let column = headers
+        .iter()
+        .position(|h| h == "carrier_snapshot")
+        .expect("a carrier_snapshot column");
     let row = reader.records().next().unwrap().unwrap();
     let cell: Value = serde_json::from_str(&row[column]).unwrap();
     assert_eq!(cell, lone_star());
