@@ -40,9 +40,29 @@ export function useCarrierLookup(dotInputId: string) {
     // The number last looked up: leaving the field after a pause, or after "No", does not ask (or offer) again.
     let asked = '';
 
+    // The offer pushes the rest of the form down. Leaving the field by pressing on something else (the consent box,
+    // the submit button) starts a lookup; an offer shown before that press is released would move its target from
+    // under it and the click would be lost. So while a press is held, showing waits for its release (and the click).
+    let pressed = false;
+    let waiting: (() => void) | undefined;
+    const onPress = () => {
+      pressed = true;
+    };
+    const onRelease = () => {
+      pressed = false;
+      const run = waiting;
+      waiting = undefined;
+      // After this release's click, which the browser dispatches in the same task.
+      if (run) setTimeout(run, 0);
+    };
+
     const show = (dot: string, found: Carrier | null) => {
       // Only for the number still in the field: an answer that arrives after more typing is stale.
-      if (input.value.trim() === dot) setCarrier(found);
+      const apply = () => {
+        if (input.value.trim() === dot) setCarrier(found);
+      };
+      if (pressed && found) waiting = apply;
+      else apply();
     };
 
     const lookUp = async () => {
@@ -82,6 +102,7 @@ export function useCarrierLookup(dotInputId: string) {
     const onReset = () => {
       clearTimeout(timer);
       inFlight?.abort();
+      waiting = undefined;
       asked = '';
       setCarrier(null);
     };
@@ -89,12 +110,18 @@ export function useCarrierLookup(dotInputId: string) {
     input.addEventListener('input', onInput);
     input.addEventListener('blur', onBlur);
     input.form?.addEventListener('reset', onReset);
+    document.addEventListener('pointerdown', onPress, true);
+    document.addEventListener('pointerup', onRelease, true);
+    document.addEventListener('pointercancel', onRelease, true);
     return () => {
       clearTimeout(timer);
       inFlight?.abort();
       input.removeEventListener('input', onInput);
       input.removeEventListener('blur', onBlur);
       input.form?.removeEventListener('reset', onReset);
+      document.removeEventListener('pointerdown', onPress, true);
+      document.removeEventListener('pointerup', onRelease, true);
+      document.removeEventListener('pointercancel', onRelease, true);
     };
   }, [dotInputId]);
 
