@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::io::{Cursor, Write};
 use std::sync::LazyLock;
 
+use contract::routes::error_pages;
 use rocket::State;
 use rocket::fairing::AdHoc;
 use rocket::http::uri::Origin;
@@ -137,10 +138,10 @@ pub enum ErrorPage {
 impl ErrorPage {
     fn file(self) -> &'static str {
         match self {
-            ErrorPage::NotFound => "_errors/404.html",
-            ErrorPage::BlogPostNotFound => "_errors/blog-404.html",
-            ErrorPage::BadRequest => "_errors/400.html",
-            ErrorPage::ServerError => "_errors/500.html",
+            ErrorPage::NotFound => error_pages::NOT_FOUND,
+            ErrorPage::BlogPostNotFound => error_pages::BLOG_POST_NOT_FOUND,
+            ErrorPage::BadRequest => error_pages::BAD_REQUEST,
+            ErrorPage::ServerError => error_pages::SERVER_ERROR,
         }
     }
 }

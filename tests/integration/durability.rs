@@ -421,8 +421,8 @@ fn json_ids(text: &str) -> Vec<i64> {
 /// A lead as the store API takes it.
 fn stored_lead(name: &str, email: &str) -> store::Lead {
     store::Lead {
-        source: "quote".into(),
-        status: "new".into(),
+        source: truckins::leads::store::Source::Quote,
+        status: truckins::leads::store::Status::New,
         created_at: store::now(),
         name: name.into(),
         email: email.into(),
