@@ -70,6 +70,11 @@ fn main() {
         &root.join("web/.generated/contract.ts"),
         contract::typescript().as_bytes(),
     );
+    // The content document's types, from the Rust model that writes it (crates/content), for web/src/content.ts.
+    write_file(
+        &root.join("web/.generated/content-types.ts"),
+        content::typescript().as_bytes(),
+    );
 
     let web = root.join("web");
     install_web_packages(&web);
