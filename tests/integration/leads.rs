@@ -121,16 +121,7 @@ fn post_raw<'c>(
 // --- Bodies ------------------------------------------------------------------------------------------------------
 
 fn quote_body() -> Value {
-    json!({
-        "name": "Dana O'Neil-Smith",
-        "email": "dana@example.com",
-        "phone": "(555) 210-0142",
-        "company": "Lone Star Haulers",
-        "insurance_type": "dump",
-        "vehicle_count": 3,
-        "dot_number": "1234567",
-        "consent": true,
-    })
+    crate::common::valid_quote()
 }
 
 fn contact_body() -> Value {

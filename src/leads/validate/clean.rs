@@ -88,16 +88,8 @@ fn remove_event_handlers(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::leads::validate::{RawFields, contact};
-
-    fn fields(pairs: &[(&str, &str)]) -> RawFields {
-        RawFields(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
-    }
+    use crate::leads::validate::contact;
+    use crate::leads::validate::tests::fields;
 
     #[test]
     fn control_and_direction_characters_are_removed() {

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn fields(pairs: &[(&str, &str)]) -> RawFields {
+pub(super) fn fields(pairs: &[(&str, &str)]) -> RawFields {
     RawFields(
         pairs
             .iter()
