@@ -25,7 +25,7 @@ export function CarrierConfirm({ idPrefix }: { idPrefix: string }) {
   const place = carrier ? [carrier.city, carrier.state].filter(Boolean).join(', ') : '';
   const units = carrier?.power_units;
   return (
-    <div data-carrier-match className={carrier ? 'mt-3 rounded-lg border border-steel/40 bg-mist p-3 text-sm text-ink' : ''} onKeyDown={onKeyDown}>
+    <div data-carrier-match className={carrier ? 'mt-3 rounded-lg border border-steel/40 bg-mist p-3 text-sm text-ink' : undefined} onKeyDown={onKeyDown}>
       <div id={id('carrier')} role="status" aria-live="polite" aria-atomic="true">
         {carrier && (
           <>
