@@ -352,3 +352,30 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
     let cell: Value = serde_json::from_str(&row[column]).unwrap();
     assert_eq!(cell, lone_star());
 }
+
+#[test]
+fn a_broken_census_never_costs_a_lead() {
+    let (client, database) = app_with("carrier-broken", 100);
+    std::fs::write(
+        census_of(&database),
+        b"this is not a SQLite database, whatever its name",
+    )
+    .unwrap();
+    let (status, body) = lookup(&client, "1234567");
+    assert_eq!(status, Status::ServiceUnavailable);
+    assert!(body["message"].is_string());
+    let body = json!({
+        "name": "Dana O'Neil", "email": "broken@example.com", "insurance_type": "dump", "vehicle_count": 3,
+        "dot_number": "1234567", "consent": true,
+    });
+    let response = client
+        .post("/api/leads/quote")
+        .header(ContentType::JSON)
+        .body(body.to_string())
+        .dispatch();
+    assert_eq!(response.status(), Status::Created);
+    let pool = open(&database, 1).unwrap();
+    let leads = list(&pool, &LeadFilter::default()).unwrap();
+    assert_eq!(leads.len(), 1);
+    assert!(leads[0].carrier_snapshot.is_none());
+}
