@@ -30,6 +30,7 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or_default() {
         Command::Serve(args) => cli::serve::run(args, figment),
         Command::Leads(command) => cli::leads::run(command, &figment),
+        Command::Report(args) => cli::report::run(args, &figment),
         Command::Backup { file } => cli::backup::run(&figment, &file),
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),
     };

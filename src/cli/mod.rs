@@ -1,10 +1,12 @@
-//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `backup`,
-//! `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
+//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `report`,
+//! `backup`, `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads
+//! database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
 pub mod healthcheck;
 pub mod leads;
+pub mod report;
 pub mod serve;
 
 use std::path::PathBuf;
@@ -37,6 +39,9 @@ pub enum Command {
     /// Work with the leads the forms collected.
     #[command(subcommand)]
     Leads(leads::LeadsCommand),
+    /// What the site earned over a range of days: visitors, pageviews and leads by page, source, campaign and
+    /// device, and per day (pages counted by the server itself, without cookies; see the privacy policy).
+    Report(report::ReportArgs),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
     /// The copy is readable by its owner only.
     Backup {
