@@ -15,10 +15,13 @@
 
 pub mod classify;
 pub mod collector;
+mod counter;
 pub mod html;
 pub mod render;
 pub mod report;
 pub mod store;
+#[cfg(test)]
+mod tests;
 
 use std::sync::Arc;
 
