@@ -36,7 +36,13 @@ const MAX_BYTES: usize = 16 << 20;
 /// The longest header value copied, in bytes; more is cut.
 const MAX_FIELD: usize = 512;
 /// Request headers of prefetches and previews: a page fetched in case it is opened is not a page seen.
-const PREFETCH_HEADERS: [&str; 4] = ["sec-purpose", "purpose", "x-purpose", "x-moz"];
+const PREFETCH_HEADERS: [HeaderName; 4] = [
+    HeaderName::from_static("sec-purpose"),
+    HeaderName::from_static("purpose"),
+    HeaderName::from_static("x-purpose"),
+    HeaderName::from_static("x-moz"),
+];
+const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 
 /// A lock that a panic elsewhere did not make unusable: counting must keep going.
 pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -131,7 +137,7 @@ impl Collector {
             Some(peer),
             &self.trusted_proxies,
             headers
-                .get_all("x-forwarded-for")
+                .get_all(X_FORWARDED_FOR)
                 .iter()
                 .filter_map(|value| value.to_str().ok()),
         );
@@ -209,5 +215,5 @@ fn is_navigation(headers: &HeaderMap) -> bool {
         && headers.contains_key(ACCEPT_LANGUAGE)
         && !PREFETCH_HEADERS
             .iter()
-            .any(|name| headers.contains_key(*name))
+            .any(|name| headers.contains_key(name))
 }
