@@ -189,6 +189,78 @@ fn analytics_old_days_folded_into_daily_totals_leave_the_report_unchanged() {
     assert_eq!(before, after);
 }
 
+#[test]
+fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
+    let pool = database("hostile");
+    let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
+    let html = [(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html"),
+    )];
+    let long = "A".repeat(10_000);
+    let mut hostile = headers(PHONE);
+    hostile.insert(
+        "user-agent",
+        HeaderValue::from_bytes(b"Mozilla/5.0 (Linux; Android 14; Mobile) \xff\xfe\x80").unwrap(),
+    );
+    hostile.insert(
+        "referer",
+        HeaderValue::from_str(&format!("https://{long}.example/\u{7f}"))
+            .unwrap_or(HeaderValue::from_static("x")),
+    );
+    hostile.insert("host", HeaderValue::from_bytes(b"\xff:99999").unwrap());
+    let targets = [
+        format!("/about?utm_source=%00%1b%5B2J%e2%80%aeEvil&utm_campaign={long}"),
+        "/about?utm_source=%zz%&utm_medium=%%%".to_string(),
+        format!("/{}?{}", "a".repeat(3000), "utm_source=".repeat(500)),
+    ];
+    for target in &targets {
+        let uri: Uri = target.parse().unwrap();
+        collector.answered(
+            &Method::GET,
+            &uri,
+            &hostile,
+            "2001:db8::1".parse().unwrap(),
+            200,
+            &html,
+        );
+    }
+    collector.stop();
+    let connection = pool.get().unwrap();
+    let mut statement = connection
+        .prepare("SELECT path, referrer, utm_source, utm_medium, utm_campaign, device FROM analytics_visits")
+        .unwrap();
+    let rows: Vec<[String; 6]> = statement
+        .query_map([], |row| {
+            Ok([
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+            ])
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows {
+        for text in row {
+            assert!(text.chars().count() <= 300, "{text}");
+            assert!(
+                !text
+                    .chars()
+                    .any(crate::leads::validate::is_invisible_control),
+                "{text:?}"
+            );
+        }
+        assert_eq!(row[5], "phone");
+        assert_eq!(row[1], "", "no plausible host: no referrer");
+    }
+    assert!(rows.iter().any(|row| row[2] == "[2jevil"), "{rows:?}");
+}
+
 /// The database's size after a year of 10,000 page views a day (4,000 visitors a day viewing 2.5 pages each, 60
 /// pages, a realistic mix of sources, campaigns and devices), each day written as the collector writes it and old
 /// days folded once a day. A measurement, not a check: `cargo test --lib analytics_size -- --ignored --nocapture`.
