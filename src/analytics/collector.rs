@@ -29,10 +29,11 @@ use crate::leads::store::DbPool;
 
 /// How often gathered views are written (and at most how many seconds of them a crash loses).
 pub const WRITE_INTERVAL: Duration = Duration::from_secs(10);
-/// Beyond this many buffered bytes (about 5,000 views) the thread is woken to turn them into rows early.
+/// Beyond this many bytes in one buffer (about 5,000 views) the thread is woken to turn them into rows early.
 const FOLD_BYTES: usize = 1 << 20;
-/// Beyond this many (the thread is not keeping up), views are dropped and counted: counting never slows serving.
-const MAX_BYTES: usize = 16 << 20;
+/// Beyond this many in one buffer (the thread is not keeping up), views are dropped and counted: counting never
+/// slows serving.
+const MAX_BYTES: usize = 8 << 20;
 /// The longest header value copied, in bytes; more is cut.
 const MAX_FIELD: usize = 512;
 /// Request headers of prefetches and previews: a page fetched in case it is opened is not a page seen.
@@ -60,6 +61,8 @@ pub(super) enum Kind {
 
 /// The page views of the running server, on their way to the database.
 pub struct Collector {
+    /// Tells this collector's buffers from another's in a thread's list (tests run several in one process).
+    id: usize,
     pending: Arc<Pending>,
     trusted_proxies: Vec<IpAddr>,
     wake: SyncSender<()>,
@@ -67,11 +70,20 @@ pub struct Collector {
     thread: Mutex<Option<JoinHandle<()>>>,
 }
 
-/// Requests noted and not yet turned into rows, as records of bytes (see [`Collector::note`]).
+/// Requests noted and not yet turned into rows, as records of bytes (see [`Collector::note`]): one buffer per thread
+/// that notes them (the server's workers), so that they neither take turns on one lock nor write into the same
+/// memory; the collector's thread empties them all.
 #[derive(Default)]
 pub(super) struct Pending {
-    pub(super) bytes: Mutex<Vec<u8>>,
+    pub(super) buffers: Mutex<Vec<Buffer>>,
     pub(super) dropped: AtomicU64,
+}
+
+pub(super) type Buffer = Arc<Mutex<Vec<u8>>>;
+
+thread_local! {
+    /// This thread's buffer for each collector it noted views for.
+    static BUFFERS: std::cell::RefCell<Vec<(usize, Buffer)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Collector {
@@ -91,6 +103,7 @@ impl Collector {
         own_hosts: Vec<String>,
         interval: Duration,
     ) -> std::io::Result<Collector> {
+        static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let pending = Arc::new(Pending::default());
         let stopping = Arc::new(AtomicBool::new(false));
         // One wake-up waiting is enough: the thread takes everything buffered when it runs.
@@ -100,6 +113,7 @@ impl Collector {
             .name("visit-counts".into())
             .spawn(move || counter.run(&woken, interval))?;
         Ok(Collector {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             pending,
             trusted_proxies,
             wake,
@@ -152,12 +166,20 @@ impl Collector {
             IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
             IpAddr::V6(v6) => v6.octets(),
         };
-        let waiting = {
-            let mut bytes = lock(&self.pending.bytes);
+        let waiting = BUFFERS.with_borrow_mut(|buffers| {
+            let mine = match buffers.iter().position(|(id, _)| *id == self.id) {
+                Some(index) => index,
+                None => {
+                    let buffer = Buffer::default();
+                    lock(&self.pending.buffers).push(buffer.clone());
+                    buffers.push((self.id, buffer));
+                    buffers.len() - 1
+                }
+            };
+            let mut bytes = lock(&buffers[mine].1);
             if bytes.len() >= MAX_BYTES {
-                drop(bytes);
                 self.pending.dropped.fetch_add(1, Ordering::Relaxed);
-                return;
+                return 0;
             }
             bytes.push(kind as u8);
             bytes.extend_from_slice(&day.to_julian_day().to_le_bytes());
@@ -174,7 +196,7 @@ impl Collector {
                 bytes.extend_from_slice(field);
             }
             bytes.len()
-        };
+        });
         if waiting >= FOLD_BYTES {
             // Full means a wake-up is already waiting.
             let _ = self.wake.try_send(());

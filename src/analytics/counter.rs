@@ -74,7 +74,7 @@ pub(super) struct Counter {
     own_hosts: Vec<String>,
     pending: Arc<Pending>,
     stopping: Arc<AtomicBool>,
-    /// The buffer taken last time, emptied, swapped back in so batches reuse two allocations.
+    /// The batch of last time, emptied, so batches reuse one allocation.
     spare: Vec<u8>,
     /// The salts of today and yesterday (views from just before midnight may still be buffered).
     salts: Vec<(i32, [u8; 32])>,
@@ -133,7 +133,13 @@ impl Counter {
     /// Turns the buffered records into rows.
     fn fold_pending(&mut self) {
         let mut batch = std::mem::take(&mut self.spare);
-        std::mem::swap(&mut *lock(&self.pending.bytes), &mut batch);
+        let buffers: Vec<_> = lock(&self.pending.buffers).clone();
+        for buffer in buffers {
+            // Each thread's buffer keeps its memory for the next batch; the copy is about 200 bytes a view.
+            let mut bytes = lock(&buffer);
+            batch.extend_from_slice(&bytes);
+            bytes.clear();
+        }
         // Crawlers first: one that asked for robots.txt anywhere in the batch is left out of all of it.
         let mut rest = &batch[..];
         while let Some(record) = next_record(&mut rest) {

@@ -372,3 +372,65 @@ fn analytics_size_of_a_year_at_10000_views_a_day() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// CPU per page view counted, on the request's path (the calling thread) and in all (the counter's thread too), for
+/// views like `bench/serve.sh` sends. A measurement, not a check:
+/// `cargo test --release --lib analytics_cost -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn analytics_cost_per_view() {
+    fn cpu(who: libc::c_int) -> Duration {
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage only writes into the struct it is given.
+        unsafe { libc::getrusage(who, &mut usage) };
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        time(usage.ru_utime) + time(usage.ru_stime)
+    }
+    let pool = database("cost");
+    let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
+    let html = [
+        (
+            hyper::header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        ),
+        (
+            hyper::header::CACHE_CONTROL,
+            HeaderValue::from_static("no-cache"),
+        ),
+    ];
+    let mut request = headers(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+    );
+    request.insert("accept-encoding", HeaderValue::from_static("br, gzip"));
+    let paths: Vec<Uri> = [
+        "/",
+        "/get-quote",
+        "/products/dump-truck-insurance",
+        "/about",
+        "/blog",
+    ]
+    .iter()
+    .map(|path| path.parse().unwrap())
+    .collect();
+    let peer: IpAddr = "127.0.0.1".parse().unwrap();
+    const VIEWS: u32 = 1_000_000;
+    let (process, thread) = (cpu(libc::RUSAGE_SELF), cpu(libc::RUSAGE_THREAD));
+    for n in 0..VIEWS {
+        collector.answered(
+            &Method::GET,
+            &paths[n as usize % 5],
+            &request,
+            peer,
+            200,
+            &html,
+        );
+    }
+    let on_path = cpu(libc::RUSAGE_THREAD) - thread;
+    collector.stop();
+    let all = cpu(libc::RUSAGE_SELF) - process;
+    println!(
+        "per view: {:.0} ns on the request's path, {:.0} ns in all (the counter's thread and the write included)",
+        on_path.as_nanos() as f64 / f64::from(VIEWS),
+        all.as_nanos() as f64 / f64::from(VIEWS),
+    );
+}
