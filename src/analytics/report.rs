@@ -26,9 +26,14 @@ impl Range {
     /// The `days` days up to and including `until`.
     pub fn last(days: i64, until: Date) -> Range {
         Range {
-            since: until - Duration::days(days - 1),
+            since: until.saturating_sub(Duration::days(days - 1)),
             until,
         }
+    }
+
+    /// The number of days, both ends included.
+    pub fn length(&self) -> i64 {
+        (self.until - self.since).whole_days() + 1
     }
 
     fn days(&self) -> impl Iterator<Item = Date> {

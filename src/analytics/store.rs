@@ -72,7 +72,7 @@ pub fn save(
 
 /// The first day kept row by row when today is `today`.
 pub fn fold_before(today: Date) -> Date {
-    today - Duration::days(KEEP_DAYS)
+    today.saturating_sub(Duration::days(KEEP_DAYS))
 }
 
 /// Folds the visit rows of the days before `before` into daily totals, and deletes them.

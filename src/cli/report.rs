@@ -11,6 +11,8 @@ use truckins::{clock, config};
 
 /// Days in the report when --since is not given.
 const DEFAULT_DAYS: i64 = 28;
+/// The longest range a report covers (ten years and leap days).
+const MAX_DAYS: i64 = 3_653;
 
 #[derive(Clone, Copy, Default, clap::ValueEnum)]
 pub enum Format {
@@ -58,6 +60,13 @@ pub fn run(args: ReportArgs, figment: &Figment) -> Result<(), String> {
     if range.since > range.until {
         return Err(format!(
             "--since {} is after --until {}",
+            range.since, range.until
+        ));
+    }
+    // One row per day in the report: a range of centuries by a slip of the finger would print millions.
+    if range.length() > MAX_DAYS {
+        return Err(format!(
+            "--since {} to --until {} is more than {MAX_DAYS} days; report ten years at most",
             range.since, range.until
         ));
     }
