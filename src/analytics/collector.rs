@@ -1,9 +1,10 @@
 //! Counting without slowing the answers. The server hands each request it answered itself to
-//! [`Collector::answered`], which for a page view only copies a few header values into a buffer under a short lock
-//! (no hashing, no allocation of its own, never a write to disk). A thread of the collector's own turns the buffer
-//! into visit rows (programs left out, the device, the referrer's host, the campaign tags, the visitor key) and
-//! writes them in one transaction every [`WRITE_INTERVAL`] and when the server stops; once a day it also folds the
-//! rows older than 90 days into daily totals.
+//! [`Collector::answered`], which for a page view only copies a few header values into the calling worker thread's
+//! own buffer (no hashing, no allocation once the buffer has grown, no lock another worker waits on, never a write to
+//! disk). The collector's thread ([`super::counter`]) empties the buffers, turns them into visit rows (programs left
+//! out, the device, the referrer's host, the campaign tags, the visitor key) and writes them in one transaction every
+//! [`WRITE_INTERVAL`] and when the server stops; once a day it also folds the rows older than 90 days into daily
+//! totals.
 //!
 //! The visitor key is 64 bits of SHA-256(day's salt, IP address, user agent). The salt is 32 random bytes made when
 //! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten the

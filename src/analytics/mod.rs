@@ -3,10 +3,10 @@
 //!
 //! ```text
 //! src/server/answer.rs ──every request it answers──> Collector::answered (collector.rs: a GET answered 200 with
-//!     HTML to a browser is copied into a buffer; nothing else happens on the request's path)
-//!   └─ the collector's thread, every 10 s and at the server's stop: programs left out, device, referrer host,
-//!      campaign tags (classify.rs), visitor key from the day's salt (in memory only) -> rows written in one
-//!      transaction (store.rs: analytics_visits, 90 days; older days folded into analytics_daily once a day)
+//!     HTML to a browser is copied into the worker's buffer; nothing else happens on the request's path)
+//!   └─ the collector's thread (counter.rs), every 10 s and at the server's stop: programs left out, device,
+//!      referrer host, campaign tags (classify.rs), visitor key from the day's salt (in memory only) -> rows written
+//!      in one transaction (store.rs: analytics_visits, 90 days; older days folded into analytics_daily once a day)
 //! truckins report ──> report.rs (visits + the leads' attribution, per page, source, campaign, device, day)
 //!   └─ render.rs (table, JSON) or html.rs (one self-contained file)
 //! ```
