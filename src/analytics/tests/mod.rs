@@ -3,3 +3,4 @@
 
 mod classify;
 mod counting;
+mod measure;
