@@ -42,6 +42,12 @@ pub struct Settings {
     /// Connections served at once; more wait to be accepted. Lowered at start to what the process's limit on
     /// open files leaves room for.
     pub max_connections: usize,
+    /// Count the pages served to people, without cookies and without keeping anything that identifies them, for
+    /// `truckins report` (see `src/analytics/`); `false` counts nothing.
+    pub analytics: bool,
+    /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
+    /// (see [`crate::clock`]). Never set in production.
+    pub test_clock: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -66,6 +72,8 @@ impl Default for Settings {
             hsts: false,
             request_head_timeout: 10,
             max_connections: 4096,
+            analytics: true,
+            test_clock: None,
         }
     }
 }
@@ -80,7 +88,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 13] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -92,6 +100,8 @@ pub const KEYS: [&str; 11] = [
     "hsts",
     "request_head_timeout",
     "max_connections",
+    "analytics",
+    "test_clock",
 ];
 
 /// Keys that choose sources rather than set anything: `ROCKET_CONFIG` (the file) and `ROCKET_PROFILE`.
@@ -257,7 +267,7 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         .map(IpAddr::to_string)
         .collect::<Vec<_>>()
         .join(", ");
-    [
+    let mut lines = vec![
         format!("address = {}", rocket.address),
         format!("port = {}", rocket.port),
         format!("database = {}", settings.database.display()),
@@ -283,8 +293,18 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         format!("max_connections = {}", settings.max_connections),
         format!("workers = {}", rocket.workers),
         format!("shutdown grace = {} s", rocket.shutdown.grace),
-    ]
-    .join("\n")
+        format!(
+            "analytics = {}",
+            if settings.analytics { "on" } else { "off" }
+        ),
+    ];
+    if let Some(file) = &settings.test_clock {
+        lines.push(format!(
+            "test_clock = {} (TESTS ONLY: the time is read from this file)",
+            file.display()
+        ));
+    }
+    lines.join("\n")
 }
 
 #[cfg(test)]

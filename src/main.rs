@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli::serve::run(args, figment),
         Command::Leads(command) => cli::leads::run(command, &figment),
         Command::Carriers(command) => cli::carriers::run(command, &figment),
+        Command::Report(args) => cli::report::run(args, &figment),
         Command::Backup { file } => cli::backup::run(&figment, &file),
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),
     };

@@ -1,11 +1,13 @@
-//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`, `backup`,
-//! `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
+//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`,
+//! `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on top, the
+//! existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
 pub mod carriers;
 pub mod healthcheck;
 pub mod leads;
+pub mod report;
 pub mod serve;
 
 use std::path::PathBuf;
@@ -41,6 +43,9 @@ pub enum Command {
     /// Work with the FMCSA carrier census behind the quote form's DOT lookup.
     #[command(subcommand)]
     Carriers(carriers::CarriersCommand),
+    /// What the site earned over a range of days: visitors, pageviews and leads by page, source, campaign and
+    /// device, and per day (pages counted by the server itself, without cookies; see the privacy policy).
+    Report(report::ReportArgs),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
     /// The copy is readable by its owner only.
     Backup {

@@ -49,6 +49,9 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
         figment = figment.merge(("log_format", format));
     }
     let settings = config::load(&figment)?;
+    if let Some(file) = &settings.test_clock {
+        truckins::clock::use_test_clock(file);
+    }
     println!(
         "truckins {} starting with:\n{}",
         env!("CARGO_PKG_VERSION"),
