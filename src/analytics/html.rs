@@ -93,7 +93,8 @@ pub fn page(report: &Report) -> String {
     }
 
     out.push_str("<h2>Top pages</h2>\n");
-    table(
+    table_more(
+        report.pages.len(),
         &mut out,
         &["Page", "Views", "Visitors", "Leads"],
         report.pages.iter().take(TOP).map(|row| {
@@ -106,7 +107,8 @@ pub fn page(report: &Report) -> String {
         }),
     );
     out.push_str("<h2>Top sources</h2>\n");
-    table(
+    table_more(
+        report.sources.len(),
         &mut out,
         &["Source", "Visitors", "Leads"],
         report.sources.iter().take(TOP).map(|row| {
@@ -123,7 +125,8 @@ pub fn page(report: &Report) -> String {
         .iter()
         .filter_map(|row| row.conversion_rate)
         .fold(0.0_f64, f64::max);
-    table(
+    table_more(
+        report.sources.len(),
         &mut out,
         &["Source", "Leads per visitor"],
         report.sources.iter().take(TOP).map(|row| {
@@ -141,10 +144,11 @@ pub fn page(report: &Report) -> String {
         }),
     );
     out.push_str("<h2>Campaigns</h2>\n");
-    table(
+    table_more(
+        report.campaigns.len(),
         &mut out,
         &["Campaign", "Visitors", "Leads", "Conversion"],
-        report.campaigns.iter().map(|row| {
+        report.campaigns.iter().take(TOP).map(|row| {
             vec![
                 escape(&row.campaign),
                 row.visitors.to_string(),
@@ -208,6 +212,24 @@ fn bars(label: &str, values: &[(&str, i64)], color: &str) -> String {
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// [`table`] of the first [`TOP`] of `all` rows, and a line saying how many more there are (in the JSON and the
+/// terminal's table).
+fn table_more(
+    all: usize,
+    out: &mut String,
+    headings: &[&str],
+    rows: impl Iterator<Item = Vec<String>>,
+) {
+    table(out, headings, rows);
+    if all > TOP {
+        let _ = writeln!(
+            out,
+            "<p>{} more, in the report's JSON or table (truckins report --format json).</p>",
+            all - TOP
+        );
+    }
 }
 
 /// A table in a horizontally scrolling box (wide tables stay readable on a phone); cells are HTML already.
