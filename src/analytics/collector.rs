@@ -7,9 +7,10 @@
 //! totals.
 //!
 //! The visitor key is 64 bits of SHA-256(day's salt, IP address, user agent). The salt is 32 random bytes made when
-//! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten the
-//! day after: one person is one visitor per day, and nobody (the owner included) can link two days' visitors or get
-//! back from a key to an address.
+//! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten at
+//! the thread's first wake (every [`WRITE_INTERVAL`], traffic or not) after the following day ends (it is kept that
+//! long only for views noted just before midnight): one person is one visitor per day, and nobody (the owner
+//! included) can link two days' visitors or get back from a key to an address.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
