@@ -97,6 +97,21 @@ pub fn write_now(out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_test_clock_that_cannot_be_read_keeps_its_last_time() {
+        let dir = std::env::temp_dir().join(format!("truckins-clock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("clock");
+        std::fs::write(&file, "2026-03-02T10:00:00Z").unwrap();
+        let good = super::test_now(&file);
+        assert_eq!(good.to_string(), "2026-03-02 10:00:00.0 +00:00:00");
+        std::fs::write(&file, "2026-03-0").unwrap();
+        assert_eq!(super::test_now(&file), good, "a half-written file");
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(super::test_now(&file), good, "no file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn today_is_the_date_of_now() {
         // Run twice around the check so that a test crossing midnight still agrees with one of them.
         let before = super::now_utc().date();

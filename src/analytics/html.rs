@@ -253,3 +253,41 @@ fn table(out: &mut String, headings: &[&str], rows: impl Iterator<Item = Vec<Str
     }
     out.push_str("</tbody>\n</table></div>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::report::{CampaignRow, Report, Totals};
+
+    #[test]
+    fn analytics_html_campaigns_show_the_top_ones_and_how_many_more() {
+        let campaigns = (0..13)
+            .map(|n| CampaignRow {
+                campaign: format!("campaign-{n:02}"),
+                visitors: 100 - n,
+                leads: 0,
+                conversion_rate: Some(0.0),
+            })
+            .collect();
+        let report = Report {
+            totals: Totals {
+                since: "2026-03-01".into(),
+                until: "2026-03-28".into(),
+                visitors: 0,
+                pageviews: 0,
+                leads: 0,
+                leads_by_form: BTreeMap::new(),
+                conversion_rate: None,
+            },
+            pages: Vec::new(),
+            sources: Vec::new(),
+            campaigns,
+            devices: Vec::new(),
+            days: Vec::new(),
+        };
+        let page = super::page(&report);
+        assert!(page.contains("campaign-09") && !page.contains("campaign-10"));
+        assert!(page.contains("<p>3 more, "), "{page}");
+    }
+}
