@@ -390,6 +390,21 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
             .contains("visitors 5   pageviews 7   leads 3 (contact 1, quote 2)   conversion 60.0%"),
         "{table}"
     );
+    // Without --until, the report ends yesterday (complete days): on day 2 it ends with day 1.
+    let output = truckins(dir.path())
+        .args(["report", "--database"])
+        .arg(&database)
+        .args(["--format", "json"])
+        .env("TRUCKINS_TEST_CLOCK", &clock)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&report["totals"]["since"], &report["totals"]["until"]),
+        (&json!("2026-02-03"), &json!("2026-03-02"))
+    );
+    assert_eq!(report["totals"]["pageviews"], 5);
 }
 
 /// A repeat view answered 304 (the browser's copy is current) counts like the first, and a page opened by another
