@@ -9,6 +9,7 @@ pub mod clock;
 pub mod config;
 pub mod errors;
 pub mod leads;
+pub mod notify;
 pub mod ops;
 pub mod security;
 pub mod server;

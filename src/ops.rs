@@ -37,7 +37,32 @@ async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json
             answer
         }
     };
-    (answer.0, Json(answer.1))
+    let (status, mut body) = answer;
+    // The notification backlog, when notifications are on: it never makes the check fail (a relay that is down
+    // is no reason to stop taking leads), but shows that deliveries are waiting.
+    if leads.outbox.is_active() {
+        body["deliveries"] = deliveries(leads).await;
+    }
+    (status, Json(body))
+}
+
+/// Deliveries waiting (and the age of the oldest) and failed, for `/healthz`.
+async fn deliveries(leads: &Leads) -> Value {
+    let pool = leads.pool.clone();
+    let backlog = rocket::tokio::task::spawn_blocking(move || {
+        let connection = pool.get().map_err(|e| e.to_string())?;
+        crate::notify::outbox::backlog(&connection).map_err(|e| e.to_string())
+    })
+    .await;
+    match backlog {
+        Ok(Ok(backlog)) => json!({
+            "pending": backlog.pending,
+            "oldest_pending_seconds": backlog.oldest_pending_seconds,
+            "failed": backlog.failed,
+        }),
+        Ok(Err(error)) => json!({ "error": error }),
+        Err(error) => json!({ "error": error.to_string() }),
+    }
 }
 
 /// The last health probe: when it began and what it answered.

@@ -29,6 +29,8 @@ pub struct Leads {
     pub(super) per_email: RateLimiter,
     /// Copies of one submission, one at a time.
     pub(super) submissions: OneAtATime,
+    /// The notifications each new lead gets (src/notify), written with it.
+    pub outbox: crate::notify::Outbox,
 }
 
 pub fn stage() -> AdHoc {
@@ -71,6 +73,7 @@ pub fn stage() -> AdHoc {
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
             submissions: OneAtATime::default(),
+            outbox: crate::notify::Outbox::new(&settings),
         };
         Ok(rocket
             .manage(leads)

@@ -10,6 +10,7 @@ use super::{StoreError, now};
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_leads.sql")),
     (2, include_str!("migrations/0002_health_probe.sql")),
+    (3, include_str!("migrations/0003_deliveries.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
