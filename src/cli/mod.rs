@@ -1,10 +1,12 @@
-//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `backup`,
-//! `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
+//! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `outbox`,
+//! `notify`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
 pub mod healthcheck;
 pub mod leads;
+pub mod notify;
+pub mod outbox;
 pub mod serve;
 
 use std::path::PathBuf;
@@ -37,6 +39,12 @@ pub enum Command {
     /// Work with the leads the forms collected.
     #[command(subcommand)]
     Leads(leads::LeadsCommand),
+    /// The lead notifications (e-mail, webhook, confirmations): list them, send failed ones again.
+    #[command(subcommand)]
+    Outbox(outbox::OutboxCommand),
+    /// Check the notification settings by sending a test e-mail and webhook.
+    #[command(subcommand)]
+    Notify(notify::NotifyCommand),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
     /// The copy is readable by its owner only.
     Backup {

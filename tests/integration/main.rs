@@ -15,6 +15,7 @@ mod durability;
 mod faults;
 mod leads;
 mod links;
+mod notify;
 mod operations;
 mod pages;
 mod site;
