@@ -1,5 +1,6 @@
-//! Running in production: `GET /healthz` (the process answers and a lead could be stored now) and a request log with
-//! method, path, status and duration for every request (text or JSON lines). The log never holds a lead's content:
+//! Running in production: `GET /healthz` (the process answers and a lead could be stored now; with notifications on,
+//! also their backlog) and a request log with method, path, status and duration for every request (text or JSON
+//! lines). The log never holds a lead's content:
 //! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
 //! request, and every line is out by the time the server has stopped.
 
@@ -60,8 +61,15 @@ async fn deliveries(leads: &Leads) -> Value {
             "oldest_pending_seconds": backlog.oldest_pending_seconds,
             "failed": backlog.failed,
         }),
-        Ok(Err(error)) => json!({ "error": error }),
-        Err(error) => json!({ "error": error.to_string() }),
+        // The details (a path, SQLite's words) go to the log, not to whoever asks /healthz.
+        Ok(Err(error)) => {
+            rocket::error!("health check: the delivery backlog could not be read: {error}");
+            json!({ "error": "the delivery backlog could not be read" })
+        }
+        Err(error) => {
+            rocket::error!("health check: the delivery backlog could not be read: {error}");
+            json!({ "error": "the delivery backlog could not be read" })
+        }
     }
 }
 
