@@ -78,10 +78,10 @@ impl Mailer {
                 .timeout(Some(Duration::from_secs(settings.notify_timeout * 3)))
                 // EHLO with the sending domain rather than "localhost", which some relays score as spam.
                 .hello_name(ClientId::Domain(from.email.domain().to_string()))
-                // One connection per channel loop that sends mail (the agency's, the confirmations), kept a while.
+                // Connections kept a while for the next lead (or the rest of a backlog), as many as are used.
                 .pool_config(
                     PoolConfig::new()
-                        .max_size(2)
+                        .max_size(super::worker::CONCURRENT as u32)
                         .idle_timeout(Duration::from_secs(30)),
                 );
         if let Some((user, password)) = &relay.credentials {

@@ -1,6 +1,7 @@
 //! The delivery worker, in the server process: one tokio task per channel that is on, each sending its channel's due
-//! deliveries one after another (a receiver that hangs holds up only its own channel), woken at once when a lead is
-//! committed and otherwise at the next delivery due (or every few seconds, to see re-queues made by the CLI).
+//! deliveries a few at a time (a receiver that hangs holds up only its own channel, and a backlog after an outage
+//! drains at several times the pace of one round trip per delivery), woken at once when a lead is committed and
+//! otherwise at the next delivery due (or every few seconds, to see re-queues made by the CLI).
 //! A failed attempt is tried again after a growing, jittered wait (`notify_retry_base`, doubling up to an hour) for
 //! at least 24 h, then the delivery is marked failed with its last reason. Deliveries pending at start are simply
 //! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once).
@@ -13,6 +14,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use rocket::futures::stream::{self, StreamExt};
 use rocket::tokio::sync::watch;
 use rocket::tokio::task::JoinHandle;
 use rocket::tokio::{self, time};
@@ -44,6 +46,8 @@ const LONGEST_WAIT: Duration = Duration::from_secs(60 * 60);
 const IDLE_LOOK: Duration = Duration::from_secs(5);
 /// Deliveries taken from the table at a time.
 const BATCH: u32 = 32;
+/// Attempts of one channel under way at once (also the most SMTP connections kept open for it).
+pub const CONCURRENT: usize = 8;
 
 /// The wait before the next attempt, after `attempts` failed ones: `base` seconds doubling each time, at most an
 /// hour, then spread by ±25 % so that deliveries failed together do not all come back together.
@@ -210,12 +214,16 @@ impl Lane {
                     Vec::new()
                 }
             };
-            for due in &batch {
-                let outcome = tokio::select! {
-                    outcome = self.senders.deliver(due) => outcome,
-                    _ = self.stopped.changed() => return,
-                };
-                self.record(due, outcome).await;
+            // An attempt cut short by the stop is left pending: it is made again at the next start.
+            let mut stopped = self.stopped.clone();
+            let lane = &self;
+            let work = stream::iter(&batch).for_each_concurrent(CONCURRENT, |due| async move {
+                let outcome = lane.senders.deliver(due).await;
+                lane.record(due, outcome).await;
+            });
+            tokio::select! {
+                _ = work => {}
+                _ = stopped.changed() => return,
             }
             if batch.len() == BATCH as usize {
                 continue;

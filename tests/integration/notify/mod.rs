@@ -13,7 +13,7 @@
 //!
 //! Retries are made fast (`notify_retry_base` 0.2 s, `notify_timeout` 1 s) and every wait is for an event.
 
-mod support;
+pub mod support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
