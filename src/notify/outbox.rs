@@ -126,10 +126,19 @@ pub enum Update {
     Failed(String),
 }
 
-/// Records one attempt of delivery `id`.
-pub fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result<()> {
-    let now = store::now();
+/// Records attempts (delivery id, outcome), all in one transaction: one commit for a batch, not one per delivery.
+pub fn record_all(connection: &Connection, updates: &[(i64, Update)]) -> rusqlite::Result<()> {
     let _writer = store::writer();
+    let transaction = connection.unchecked_transaction()?;
+    for (id, update) in updates {
+        record(&transaction, *id, update)?;
+    }
+    transaction.commit()
+}
+
+/// Records one attempt of delivery `id` (the caller holds the writer's turn).
+fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result<()> {
+    let now = store::now();
     match update {
         Update::Sent => connection.execute(
             "UPDATE deliveries SET state = 'sent', attempts = attempts + 1, last_attempt_at = ?2, sent_at = ?2 \

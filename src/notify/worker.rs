@@ -214,16 +214,41 @@ impl Lane {
                     Vec::new()
                 }
             };
-            // An attempt cut short by the stop is left pending: it is made again at the next start.
+            // Outcomes are written together once the batch is done (one commit, not one per delivery). An attempt
+            // cut short by the stop is left pending: it is made again at the next start.
             let mut stopped = self.stopped.clone();
+            let done = Mutex::new(Vec::with_capacity(batch.len()));
             let lane = &self;
-            let work = stream::iter(&batch).for_each_concurrent(CONCURRENT, |due| async move {
-                let outcome = lane.senders.deliver(due).await;
-                lane.record(due, outcome).await;
+            let work = stream::iter(&batch).for_each_concurrent(CONCURRENT, |due| {
+                let done = &done;
+                async move {
+                    let outcome = lane.senders.deliver(due).await;
+                    let update = update(outcome, due, lane.base, outbox::now_ms());
+                    log(due, &update);
+                    done.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((due.id, update));
+                }
             });
-            tokio::select! {
-                _ = work => {}
-                _ = stopped.changed() => return,
+            let stopping = tokio::select! {
+                _ = work => false,
+                _ = stopped.changed() => true,
+            };
+            let updates = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let recorded = if updates.is_empty() {
+                Ok(())
+            } else {
+                self.with_db(move |c| outbox::record_all(c, &updates)).await
+            };
+            if let Err(error) = recorded {
+                // Left pending: they will be attempted again, which at worst sends them twice.
+                rocket::error!(
+                    "notifications: the outcome of {} deliveries could not be recorded: {error}",
+                    channel.as_str()
+                );
+            }
+            if stopping {
+                return;
             }
             if batch.len() == BATCH as usize {
                 continue;
@@ -245,31 +270,21 @@ impl Lane {
             }
         }
     }
+}
 
-    async fn record(&self, due: &Due, outcome: Outcome) {
-        let update = update(outcome, due, self.base, outbox::now_ms());
-        let (lead, channel, id) = (due.lead.id, due.channel.as_str(), due.id);
-        match &update {
-            Update::Sent => rocket::info!("lead {lead}: {channel} delivery {id} sent"),
-            Update::RetryAt(at, reason) => rocket::warn!(
-                "lead {lead}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
-                due.attempts + 1,
-                (at - outbox::now_ms()) as f64 / 1000.0
-            ),
-            Update::Failed(reason) => rocket::error!(
-                "lead {lead}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
-            ),
-        }
-        let recorded = update.clone();
-        if let Err(error) = self
-            .with_db(move |c| outbox::record(c, id, &recorded))
-            .await
-        {
-            // Left pending: it will be attempted again, which at worst sends it twice.
-            rocket::error!(
-                "notifications: the outcome of delivery {id} could not be recorded: {error}"
-            );
-        }
+/// One line in the log for an attempt that did not go through (and, at info level, one that did).
+fn log(due: &Due, update: &Update) {
+    let (lead, channel, id) = (due.lead.id, due.channel.as_str(), due.id);
+    match update {
+        Update::Sent => rocket::info!("lead {lead}: {channel} delivery {id} sent"),
+        Update::RetryAt(at, reason) => rocket::warn!(
+            "lead {lead}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
+            due.attempts + 1,
+            (at - outbox::now_ms()) as f64 / 1000.0
+        ),
+        Update::Failed(reason) => rocket::error!(
+            "lead {lead}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
+        ),
     }
 }
 
