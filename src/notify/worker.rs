@@ -1,4 +1,5 @@
-//! The delivery worker, in the server process: one tokio task per channel that is on, each sending its channel's due
+//! The delivery worker, in the server process, on a thread of its own at a lower priority than the requests (under
+//! a flood of leads, accepting them comes first): one task per channel that is on, each sending its channel's due
 //! deliveries a few at a time (a receiver that hangs holds up only its own channel, and a backlog after an outage
 //! drains at several times the pace of one round trip per delivery), woken at once when a lead is committed and
 //! otherwise at the next delivery due (or every few seconds, to see re-queues made by the CLI).
@@ -14,9 +15,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use rocket::futures::future::join_all;
 use rocket::futures::stream::{self, StreamExt};
-use rocket::tokio::sync::watch;
-use rocket::tokio::task::JoinHandle;
+use rocket::tokio::sync::{oneshot, watch};
 use rocket::tokio::{self, time};
 use rocket::{Orbit, Rocket};
 use rusqlite::{Connection, OpenFlags};
@@ -101,26 +102,21 @@ impl Senders {
 /// The running worker; [`Worker::stop`] ends it.
 pub struct Worker {
     stop: watch::Sender<bool>,
-    tasks: Vec<JoinHandle<()>>,
+    /// Closed when the worker's thread has finished.
+    finished: oneshot::Receiver<()>,
 }
 
 impl Worker {
-    /// Starts a task per channel that is on; `None` with no channel on (or when the worker cannot start: then the
-    /// log says why and the deliveries wait in the table for the next start).
+    /// Starts the worker's thread, with a task per channel that is on; `None` with no channel on (or when the worker
+    /// cannot start: then the log says why and the deliveries wait in the table for the next start). Called in the
+    /// server's runtime, whose blocking threads then do the worker's database work.
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
-        let settings = rocket.state::<Settings>()?;
+        let settings = rocket.state::<Settings>()?.clone();
         let outbox = rocket.state::<Leads>()?.outbox.clone();
         if !outbox.is_active() {
             return None;
         }
-        let senders = match (Mailer::new(settings), Webhook::new(settings)) {
-            (Ok(mail), Ok(webhook)) => Arc::new(Senders { mail, webhook }),
-            (Err(error), _) | (_, Err(error)) => {
-                rocket::error!("notifications not started: {error}");
-                return None;
-            }
-        };
-        let connection = match open(&settings.database) {
+        let db = match open(&settings.database) {
             Ok(connection) => Arc::new(Mutex::new(connection)),
             Err(error) => {
                 rocket::error!(
@@ -129,35 +125,73 @@ impl Worker {
                 return None;
             }
         };
+        let blocking = tokio::runtime::Handle::current();
         let (stop, stopped) = watch::channel(false);
-        let tasks = outbox
-            .channels()
-            .iter()
-            .map(|&channel| {
-                let lane = Lane {
-                    channel,
-                    outbox: outbox.clone(),
-                    senders: senders.clone(),
-                    db: connection.clone(),
-                    base: settings.notify_retry_base,
-                    stopped: stopped.clone(),
+        let (finished_tx, finished) = oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("truckins-notify".into())
+            .spawn(move || {
+                lower_priority();
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(error) => {
+                        rocket::error!("notifications not started: {error}");
+                        return;
+                    }
                 };
-                tokio::spawn(lane.run())
-            })
-            .collect();
-        Some(Worker { stop, tasks })
+                // The senders are made and dropped in this runtime: lettre's pool spawns tasks of its own.
+                runtime.block_on(async move {
+                    let senders = match (Mailer::new(&settings), Webhook::new(&settings)) {
+                        (Ok(mail), Ok(webhook)) => Arc::new(Senders { mail, webhook }),
+                        (Err(error), _) | (_, Err(error)) => {
+                            rocket::error!("notifications not started: {error}");
+                            return;
+                        }
+                    };
+                    let lanes = outbox.channels().iter().map(|&channel| {
+                        Lane {
+                            channel,
+                            outbox: outbox.clone(),
+                            senders: senders.clone(),
+                            db: db.clone(),
+                            blocking: blocking.clone(),
+                            base: settings.notify_retry_base,
+                            stopped: stopped.clone(),
+                        }
+                        .run()
+                    });
+                    join_all(lanes).await;
+                });
+                drop(finished_tx);
+            });
+        match spawned {
+            Ok(_) => Some(Worker { stop, finished }),
+            Err(error) => {
+                rocket::error!("notifications not started: no thread for them: {error}");
+                None
+            }
+        }
     }
 
     /// Stops every channel: an attempt under way is dropped (and made again at the next start), so this never waits
-    /// on a receiver.
+    /// on a receiver, and at most 2 s on the worker.
     pub async fn stop(self) {
         let _ = self.stop.send(true);
-        for task in self.tasks {
-            let abort = task.abort_handle();
-            if time::timeout(Duration::from_secs(2), task).await.is_err() {
-                abort.abort();
-            }
-        }
+        let _ = time::timeout(Duration::from_secs(2), self.finished).await;
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10): under a flood of leads the requests get the CPU first
+/// and the deliveries what is left; on a server with CPU to spare it changes nothing. (Their database work runs on
+/// the server's own blocking threads, at its priority, as it takes the writer's turn the leads wait for.)
+fn lower_priority() {
+    // SAFETY: gettid and setpriority read only their arguments; on Linux the nice value is per thread.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
     }
 }
 
@@ -176,6 +210,8 @@ struct Lane {
     outbox: Outbox,
     senders: Arc<Senders>,
     db: Arc<Mutex<Connection>>,
+    /// The server's runtime, whose blocking threads run the database work.
+    blocking: tokio::runtime::Handle,
     base: f64,
     stopped: watch::Receiver<bool>,
 }
@@ -187,12 +223,11 @@ impl Lane {
         work: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, String> {
         let db = self.db.clone();
-        tokio::task::spawn_blocking(move || {
-            work(&db.lock().unwrap_or_else(PoisonError::into_inner))
-        })
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())
+        self.blocking
+            .spawn_blocking(move || work(&db.lock().unwrap_or_else(PoisonError::into_inner)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
     }
 
     async fn run(mut self) {
