@@ -2,8 +2,9 @@
 //!
 //! 1. Reads every file of `content/` through the `content` crate (crates/content), which checks it (a mistake stops
 //!    the build naming the file, the field and the problem) and renders its Markdown.
-//! 2. Writes the result as one JSON document, `$OUT_DIR/content.json`, the only input the web app reads, and the
-//!    few facts the server includes itself (consent text and version, insurance types, base URL).
+//! 2. Writes the result as one JSON document, `$OUT_DIR/content.json`, the web app's content, and the few facts
+//!    the server includes itself (consent text and version, insurance types, base URL); and the contract between
+//!    server and web app (crates/contract: form rules, addresses) as `web/.generated/contract.ts`.
 //! 3. Installs the web app's packages when needed (npm) and runs `web/scripts/build.mjs`, which type-checks,
 //!    bundles with Vite, prerenders every route and compresses the output into `$OUT_DIR/site`, the folder that
 //!    rust-embed embeds into the binary.
@@ -73,6 +74,18 @@ fn main() {
     write_file(&content_json, json.as_bytes());
     // The Vite dev server (README: front-end edit loop) reads the same document from a fixed, git-ignored place.
     write_file(&root.join("web/.generated/content.json"), json.as_bytes());
+    // The rules and addresses the server and the web app share (crates/contract), as the TypeScript module the web
+    // app imports as `@contract`. It depends on nothing but the contract's source, so debug and release builds
+    // write the same bytes to the one place the type checker and Vite both read.
+    write_file(
+        &root.join("web/.generated/contract.ts"),
+        contract::typescript().as_bytes(),
+    );
+    // The content document's types, from the Rust model that writes it (crates/content), for web/src/content.ts.
+    write_file(
+        &root.join("web/.generated/content-types.ts"),
+        content::typescript().as_bytes(),
+    );
 
     let web = root.join("web");
     install_web_packages(&web);

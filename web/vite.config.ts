@@ -11,7 +11,7 @@ const contentJson = process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/con
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), devPages()],
-  resolve: { alias: { '@content': contentJson } },
+  resolve: { alias: { '@content': contentJson, '@contract': here('./.generated/contract.ts'), '@content-types': here('./.generated/content-types.ts') } },
   build: {
     // Every asset is a file of its own: `data:` URLs would need a looser Content-Security-Policy.
     assetsInlineLimit: 0,

@@ -24,8 +24,8 @@ pub enum LeadsCommand {
         #[arg(long, value_parser = parse_date)]
         since: Option<String>,
         /// Only leads with this status.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
-        status: Option<String>,
+        #[arg(long, value_enum)]
+        status: Option<store::Status>,
         /// Write to this file instead of standard output (a new file is readable by its owner only).
         #[arg(long)]
         output: Option<PathBuf>,
@@ -36,16 +36,16 @@ pub enum LeadsCommand {
         #[arg(long, default_value_t = 20)]
         limit: u32,
         /// Only leads with this status.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
-        status: Option<String>,
+        #[arg(long, value_enum)]
+        status: Option<store::Status>,
     },
     /// Move a lead to another status: new, contacted, quoted, won or lost.
     Status {
         /// The lead's id (the first column of `leads list`).
         id: i64,
         /// The new status.
-        #[arg(value_parser = clap::builder::PossibleValuesParser::new(store::STATUSES))]
-        status: String,
+        #[arg(value_enum)]
+        status: store::Status,
     },
 }
 
@@ -119,7 +119,7 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             written_unless_closed(print_table(&leads, &notified), "the list")
         }
         LeadsCommand::Status { id, status } => {
-            if store::set_status(&pool, id, &status).map_err(|e| e.to_string())? {
+            if store::set_status(&pool, id, status).map_err(|e| e.to_string())? {
                 println!("lead {id} is now {status}");
                 Ok(())
             } else {
@@ -146,8 +146,8 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
         "   id  created (UTC)         source    status     name                      email                         notified          about"
     )?;
     for lead in leads {
-        let about = match lead.source.as_str() {
-            "quote" => format!(
+        let about = match lead.source {
+            store::Source::Quote => format!(
                 "{} x{}",
                 lead.insurance_type.as_deref().unwrap_or("-"),
                 lead.vehicle_count
@@ -161,8 +161,8 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
             "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {:<16}  {}",
             lead.id,
             clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
-            clip(&lead.source, 8),
-            clip(&lead.status, 9),
+            clip(lead.source.as_str(), 8),
+            clip(lead.status.as_str(), 9),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
             clip(notified.get(&lead.id).map_or("-", String::as_str), 16),

@@ -86,6 +86,7 @@ pub fn csv_cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::leads::store::{Source, Status};
 
     #[test]
     fn formula_cells_are_neutralised_and_quoted_per_rfc_4180() {
@@ -129,6 +130,8 @@ mod tests {
     fn csv_has_a_header_and_one_row_per_lead() {
         let lead = Lead {
             id: 7,
+            source: Source::Contact,
+            status: Status::Won,
             name: "Dana".into(),
             message: Some("Hi, \"there\"".into()),
             ..Lead::default()
@@ -138,7 +141,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.split("\r\n").collect();
         assert!(lines[0].starts_with("id,source,status,created_at,name,email"));
-        assert!(lines[1].starts_with("7,,,,Dana,"));
+        assert!(lines[1].starts_with("7,contact,won,,Dana,"));
         assert!(lines[1].contains("\"Hi, \"\"there\"\"\""));
     }
 }

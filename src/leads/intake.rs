@@ -9,7 +9,9 @@ use rocket::http::{ContentType, Status};
 use rocket::serde::json::Value;
 
 use super::validate::RawFields;
-use super::{BODY_LIMIT_KIB, EXTRA_FIELDS, Form};
+use contract::forms::EXTRA_FIELDS;
+
+use super::{BODY_LIMIT_KIB, Form};
 
 /// How a submission's body is written: JSON from a program (or our island), urlencoded from a plain form post.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -107,8 +109,9 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
         return Err("Send the lead as a JSON object.".into());
     };
     let mut fields = BTreeMap::new();
-    for name in form.fields().iter().chain(EXTRA_FIELDS.iter()) {
-        let text = match object.get(*name) {
+    let names = form.rules().fields.iter().map(|field| field.name);
+    for name in names.chain(EXTRA_FIELDS) {
+        let text = match object.get(name) {
             None | Some(Value::Null) => continue,
             Some(Value::String(text)) => text.clone(),
             Some(Value::Number(number)) => number.to_string(),

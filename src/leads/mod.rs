@@ -29,7 +29,7 @@ pub const BODY_LIMIT_KIB: u64 = 64;
 
 pub use crate::config::Settings as LeadSettings;
 
-/// The two forms, and what differs between them.
+/// The two forms; what differs between them is stated in the contract (crates/contract: `forms::QUOTE`, `CONTACT`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Form {
     Quote,
@@ -37,72 +37,19 @@ enum Form {
 }
 
 impl Form {
-    fn source(self) -> &'static str {
+    /// The form's rules, addresses and messages.
+    fn rules(self) -> &'static contract::forms::Form {
         match self {
-            Form::Quote => "quote",
-            Form::Contact => "contact",
+            Form::Quote => &contract::forms::QUOTE,
+            Form::Contact => &contract::forms::CONTACT,
         }
     }
 
-    /// The rate-limit answer's sentence: a quote form sends requests, the contact form messages.
-    fn rate_limit_message(self) -> &'static str {
+    /// The `source` its leads are stored with.
+    fn source(self) -> store::Source {
         match self {
-            Form::Quote => "Please wait 10 minutes before submitting another request.",
-            Form::Contact => "Please wait 10 minutes before submitting another message.",
-        }
-    }
-
-    /// The error catalogue's description of a failed insert: the quote form's and the contact form's differ.
-    fn failure_message(self) -> &'static str {
-        match self {
-            Form::Quote => "There was an error submitting your request. Please try again.",
-            Form::Contact => "We're experiencing technical difficulties. Please try again later.",
-        }
-    }
-
-    fn thank_you(self) -> &'static str {
-        match self {
-            Form::Quote => "/get-quote/thank-you",
-            Form::Contact => "/contact/thank-you",
-        }
-    }
-
-    fn template(self) -> &'static str {
-        match self {
-            Form::Quote => "_forms/quote.html",
-            Form::Contact => "_forms/contact.html",
-        }
-    }
-
-    fn fields(self) -> &'static [&'static str] {
-        match self {
-            Form::Quote => &[
-                "name",
-                "email",
-                "phone",
-                "company",
-                "insurance_type",
-                "vehicle_count",
-                "dot_number",
-                "consent",
-            ],
-            Form::Contact => &["name", "email", "subject", "message"],
+            Form::Quote => store::Source::Quote,
+            Form::Contact => store::Source::Contact,
         }
     }
 }
-
-/// Fields accepted besides the form's own: spam checks, idempotency and attribution.
-const EXTRA_FIELDS: [&str; 12] = [
-    "website",
-    "elapsed_ms",
-    "submission_id",
-    "page_url",
-    "utm_source",
-    "utm_medium",
-    "utm_campaign",
-    "utm_term",
-    "utm_content",
-    "gclid",
-    "referrer",
-    "landing_page",
-];

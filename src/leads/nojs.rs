@@ -2,6 +2,7 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use contract::forms::markers;
 use rocket::http::Status;
 
 use super::Form;
@@ -26,7 +27,7 @@ pub fn unreadable(form: Form, status: Status) -> Reply {
 /// A person's answer to what happened to their submission.
 pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
     match verdict {
-        Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.thank_you()),
+        Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.rules().thank_you),
         Verdict::Invalid(errors) => Reply::Page(
             Status::UnprocessableEntity,
             fill_template(
@@ -42,7 +43,7 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
                 form,
                 fields,
                 &FieldErrors::new(),
-                &format!("Too Many Attempts. {}", form.rate_limit_message()),
+                &format!("Too Many Attempts. {}", form.rules().rate_limit_message),
             ),
         ),
         Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
@@ -69,7 +70,7 @@ fn is_html_number(text: &str) -> bool {
 /// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
 /// and the message on top. Everything inserted is HTML-escaped.
 fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
-    let Some(template) = SiteFiles::get(form.template()) else {
+    let Some(template) = SiteFiles::get(form.rules().correction_page) else {
         return format!(
             "<!doctype html><title>{0}</title><p>{0}</p>",
             escape_html(message)
@@ -88,38 +89,32 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
             );
         }
         if validate::is_true(fields.get("consent")) {
-            html = html.replacen(
-                "data-fill=\"consent\"",
-                "data-fill=\"consent\" checked=\"\"",
-                1,
-            );
+            let checkbox = format!("data-fill=\"{}\"", markers::CONSENT_FILL);
+            html = html.replacen(&checkbox, &format!("{checkbox} checked=\"\""), 1);
         }
     }
     // Fields with an error are marked invalid for assistive technology (ids as the form pages render them).
-    let id_prefix = match form {
-        Form::Quote => "correction",
-        Form::Contact => "contact",
-    };
+    let id_prefix = form.rules().correction_id_prefix;
     for name in errors.keys() {
         let id = format!("id=\"{id_prefix}-{name}\"");
         html = html.replacen(&id, &format!("{id} aria-invalid=\"true\""), 1);
     }
     // Then every marker in one pass over the template, so text a visitor typed is never read as a marker.
-    const MARKER: &str = "TRUCKINS_";
     let mut filled = String::with_capacity(html.len() + 1024);
     let mut rest = html.as_str();
-    while let Some(at) = rest.find(MARKER) {
+    while let Some(at) = rest.find(markers::PREFIX) {
         filled.push_str(&rest[..at]);
-        let after = &rest[at + MARKER.len()..];
+        let after = &rest[at + markers::PREFIX.len()..];
         let length = after
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(after.len());
-        let marker = &after[..length];
-        let replacement = if marker == "FORM_MESSAGE" {
+        let marker = &rest[at..at + markers::PREFIX.len() + length];
+        let rules = form.rules();
+        let replacement = if marker == markers::MESSAGE {
             Some(message)
-        } else if let Some(name) = marker.strip_prefix("VALUE_") {
-            form.fields()
-                .contains(&name)
+        } else if let Some(name) = marker.strip_prefix(markers::VALUE) {
+            rules
+                .has_field(name)
                 .then(|| fields.get(name))
                 .map(|typed| match name {
                     // A number input can only hold a number: letters there are invalid HTML, and a browser
@@ -128,16 +123,16 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                     "vehicle_count" => "",
                     _ => typed,
                 })
-        } else if let Some(name) = marker.strip_prefix("ERROR_") {
-            form.fields()
-                .contains(&name)
+        } else if let Some(name) = marker.strip_prefix(markers::ERROR) {
+            rules
+                .has_field(name)
                 .then(|| errors.get(name).copied().unwrap_or(""))
         } else {
             None
         };
         match replacement {
             Some(text) => filled.push_str(&escape_html(text)),
-            None => filled.push_str(&rest[at..at + MARKER.len() + length]),
+            None => filled.push_str(marker),
         }
         rest = &after[length..];
     }

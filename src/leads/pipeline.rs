@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use contract::forms::HONEYPOT_FIELD;
+
 use super::routes::{Leads, Visit};
 use super::store::{self, Lead, Stored};
 use super::validate::{self, FieldErrors, RawFields};
@@ -31,7 +33,7 @@ pub enum Verdict {
 pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();
     let ip_key = rate_key(visit.ip.0);
-    if !fields.get("website").trim().is_empty() {
+    if !fields.get(HONEYPOT_FIELD).trim().is_empty() {
         rocket::warn!(
             "dropped a {} submission from {ip}: the honeypot field was filled",
             form.source()
@@ -75,8 +77,8 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         },
     };
     let now = store::now();
-    lead.source = form.source().into();
-    lead.status = "new".into();
+    lead.source = form.source();
+    lead.status = store::Status::New;
     lead.consent_at = lead.consent_given.then(|| now.clone());
     lead.created_at = now;
     lead.ip = Some(ip.clone());

@@ -214,7 +214,7 @@ fn json_answer(verdict: Verdict, form: Form) -> Reply {
             Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
         }
         Verdict::RateLimited => Reply::Error(
-            ClientError::new(Status::TooManyRequests, form.rate_limit_message())
+            ClientError::new(Status::TooManyRequests, form.rules().rate_limit_message)
                 .titled("Too Many Attempts"),
         ),
         Verdict::Busy => json_error(
@@ -222,7 +222,9 @@ fn json_answer(verdict: Verdict, form: Form) -> Reply {
             "The server is busy. Please try again in a moment.",
         ),
         // The error catalogue's words for an insert that failed, per form.
-        Verdict::Unavailable => json_error(Status::ServiceUnavailable, form.failure_message()),
+        Verdict::Unavailable => {
+            json_error(Status::ServiceUnavailable, form.rules().failure_message)
+        }
         Verdict::Failed => json_error(
             Status::InternalServerError,
             "We're experiencing technical difficulties. Please try again later.",

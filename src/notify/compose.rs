@@ -9,7 +9,7 @@ use lettre::message::{Mailbox, MultiPart, SinglePart};
 use serde_json::json;
 
 use crate::leads::escape_html;
-use crate::leads::store::Lead;
+use crate::leads::store::{Lead, Source};
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
 const TYPE_LABELS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.txt"));
@@ -34,7 +34,7 @@ pub fn type_label(value: &str) -> &str {
 }
 
 fn is_quote(lead: &Lead) -> bool {
-    lead.source == "quote"
+    lead.source == Source::Quote
 }
 
 /// One line, without control characters: for subjects and table cells built from what a visitor typed.
@@ -363,12 +363,13 @@ pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::leads::store::Status;
 
     fn quote() -> Lead {
         Lead {
             id: 42,
-            source: "quote".into(),
-            status: "new".into(),
+            source: Source::Quote,
+            status: Status::New,
             name: "Maria Lopez".into(),
             email: "maria@example.com".into(),
             company: Some("Lopez Hauling".into()),
@@ -387,7 +388,7 @@ mod tests {
             "New quote: Maria Lopez, Lopez Hauling, Hot Shot, 2 trucks"
         );
         let contact = Lead {
-            source: "contact".into(),
+            source: Source::Contact,
             name: "Sam\r\nBcc: x@example.com".into(),
             subject: Some("Certificate of insurance".into()),
             ..Lead::default()

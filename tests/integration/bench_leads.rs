@@ -30,19 +30,10 @@ fn get_home(port: u16) -> Vec<u8> {
 }
 
 fn post_quote(port: u16, submission_id: &str) -> Vec<u8> {
-    let body = serde_json::json!({
-        "name": "Dana O'Neil",
-        "email": "dana@example.com",
-        "phone": "(555) 210-0142",
-        "company": "Lone Star Haulers",
-        "insurance_type": "dump",
-        "vehicle_count": 3,
-        "dot_number": "1234567",
-        "consent": true,
-        "submission_id": submission_id,
-        "utm_source": "bench",
-    })
-    .to_string();
+    let mut body = crate::common::valid_quote();
+    body["submission_id"] = submission_id.into();
+    body["utm_source"] = "bench".into();
+    let body = body.to_string();
     format!(
         "POST /api/leads/quote HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUser-Agent: truckins-bench\r\n\
          Accept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",

@@ -40,18 +40,9 @@ fn serve(database: &Path, label: &str) -> Server {
 
 /// A valid quote request body.
 fn quote_body(submission_id: &str) -> String {
-    json!({
-        "name": "Dana O'Neil",
-        "email": "dana@example.com",
-        "phone": "(555) 210-0142",
-        "company": "Lone Star Haulers",
-        "insurance_type": "dump",
-        "vehicle_count": 3,
-        "dot_number": "1234567",
-        "consent": true,
-        "submission_id": submission_id,
-    })
-    .to_string()
+    let mut body = crate::common::valid_quote();
+    body["submission_id"] = submission_id.into();
+    body.to_string()
 }
 
 /// Posts a quote and returns the id of a 201, panicking on anything else.
@@ -421,8 +412,8 @@ fn json_ids(text: &str) -> Vec<i64> {
 /// A lead as the store API takes it.
 fn stored_lead(name: &str, email: &str) -> store::Lead {
     store::Lead {
-        source: "quote".into(),
-        status: "new".into(),
+        source: truckins::leads::store::Source::Quote,
+        status: truckins::leads::store::Status::New,
         created_at: store::now(),
         name: name.into(),
         email: email.into(),

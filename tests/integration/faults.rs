@@ -431,32 +431,12 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
 
     // A row an older version stored with such characters in every text column.
     let nasty = "a\u{1b}[31mb\u{9b}c\u{202E}d\u{7f}e\rf\u{0}g\u{2066}h";
-    let columns = [
-        "created_at",
-        "name",
-        "email",
-        "phone",
-        "company",
-        "insurance_type",
-        "dot_number",
-        "subject",
-        "message",
-        "consent_text",
-        "consent_version",
-        "consent_at",
-        "ip",
-        "user_agent",
-        "page_url",
-        "utm_source",
-        "utm_medium",
-        "utm_campaign",
-        "utm_term",
-        "utm_content",
-        "gclid",
-        "referrer",
-        "landing_page",
-        "submission_id",
-    ];
+    // Every text column: all of them but the id, the two enums and the number and flag.
+    let columns: Vec<&str> = truckins::leads::store::COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| !["id", "source", "status", "vehicle_count", "consent_given"].contains(c))
+        .collect();
     connection
         .execute(
             &format!(

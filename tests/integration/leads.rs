@@ -121,16 +121,7 @@ fn post_raw<'c>(
 // --- Bodies ------------------------------------------------------------------------------------------------------
 
 fn quote_body() -> Value {
-    json!({
-        "name": "Dana O'Neil-Smith",
-        "email": "dana@example.com",
-        "phone": "(555) 210-0142",
-        "company": "Lone Star Haulers",
-        "insurance_type": "dump",
-        "vehicle_count": 3,
-        "dot_number": "1234567",
-        "consent": true,
-    })
+    crate::common::valid_quote()
 }
 
 fn contact_body() -> Value {
@@ -262,8 +253,8 @@ fn a_valid_quote_is_stored_with_every_field() {
     assert_eq!(leads.len(), 1);
     let lead = &leads[0];
     assert_eq!(lead.id, id);
-    assert_eq!(lead.source, "quote");
-    assert_eq!(lead.status, "new");
+    assert_eq!(lead.source.as_str(), "quote");
+    assert_eq!(lead.status.as_str(), "new");
     assert_eq!(lead.name, "Dana O'Neil-Smith", "trimmed");
     assert_eq!(lead.email, "dana.oneil@example.com", "lowercased, trimmed");
     assert_eq!(lead.phone.as_deref(), Some("+15552100142"));
@@ -420,8 +411,8 @@ fn clients_cannot_set_server_owned_fields() {
     assert_ne!(id, 999);
     let lead = &stored(&database)[0];
     assert_eq!(lead.id, id);
-    assert_eq!(lead.status, "new");
-    assert_eq!(lead.source, "quote");
+    assert_eq!(lead.status.as_str(), "new");
+    assert_eq!(lead.source.as_str(), "quote");
     assert_eq!(
         lead.ip.as_deref(),
         Some("0.0.0.0"),
@@ -471,8 +462,8 @@ fn a_valid_contact_message_is_stored_in_its_own_fields() {
     assert_eq!(leads.len(), 1);
     let lead = &leads[0];
     assert_eq!(lead.id, id);
-    assert_eq!(lead.source, "contact");
-    assert_eq!(lead.status, "new");
+    assert_eq!(lead.source.as_str(), "contact");
+    assert_eq!(lead.status.as_str(), "new");
     assert_eq!(lead.name, "Luis Ortega");
     assert_eq!(lead.email, "luis@example.com");
     assert_eq!(lead.subject.as_deref(), Some("Certificate of insurance"));
@@ -834,7 +825,7 @@ fn a_fourth_contact_from_one_email_in_ten_minutes_is_refused() {
     assert_eq!(
         leads
             .iter()
-            .filter(|l| l.email == "repeat@example.com" && l.source == "contact")
+            .filter(|l| l.email == "repeat@example.com" && l.source.as_str() == "contact")
             .count(),
         3
     );
@@ -1379,7 +1370,7 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
     let leads = stored(&database);
     assert_eq!(leads.len(), 2);
     let (quote, message) = (&leads[0], &leads[1]);
-    assert_eq!(quote.source, "quote");
+    assert_eq!(quote.source.as_str(), "quote");
     assert_eq!(quote.name, "Dana O'Neil");
     assert_eq!(quote.email, "dana@example.com");
     assert_eq!(quote.phone.as_deref(), Some("+15552100142"));
@@ -1389,7 +1380,7 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
     assert_eq!(quote.dot_number.as_deref(), Some("7654321"));
     assert!(quote.consent_given);
     assert_eq!(quote.consent_text.as_deref(), Some(CONSENT_TEXT.trim()));
-    assert_eq!(message.source, "contact");
+    assert_eq!(message.source.as_str(), "contact");
     assert_eq!(message.subject.as_deref(), Some("Certificate + renewal"));
     assert_eq!(
         message.message.as_deref(),

@@ -2,7 +2,11 @@
 // product's and a post's address, the phone and e-mail links, and the link lists built from them: the header's
 // menus, the footer's columns. Products come from the content, so a product added there joins the menus and the
 // sitemap without an edit here. Server-side only (it reads content.ts); islands get addresses through props.
+import { contactForm, quoteForm, routes } from '@contract';
 import { coverages, menuCoverages, site, vehicles, type Post, type Product } from './content';
+
+/** The addresses the server knows too (crates/contract). */
+const paths = routes.pages;
 
 export interface Link {
   href: string;
@@ -11,24 +15,24 @@ export interface Link {
 
 /** The site's own pages; the label is how a list of links (footer, sitemap, 404 page) names the page. */
 export const pages = {
-  home: { href: '/', label: 'Home' },
-  quote: { href: '/get-quote', label: 'Get a Quote' },
-  products: { href: '/products', label: 'Insurance Products' },
-  coverageTypes: { href: '/coverage-types', label: 'Coverage Types' },
-  about: { href: '/about', label: 'About Us' },
-  contact: { href: '/contact', label: 'Contact Us' },
-  faq: { href: '/faq', label: 'FAQ' },
-  blog: { href: '/blog', label: 'Blog' },
-  partners: { href: '/partners', label: 'Partners' },
-  privacy: { href: '/privacy', label: 'Privacy Policy' },
-  terms: { href: '/terms', label: 'Terms of Use' },
-  sitemap: { href: '/sitemap', label: 'Sitemap' },
+  home: { href: paths.home, label: 'Home' },
+  quote: { href: paths.quote, label: 'Get a Quote' },
+  products: { href: paths.products, label: 'Insurance Products' },
+  coverageTypes: { href: paths.coverageTypes, label: 'Coverage Types' },
+  about: { href: paths.about, label: 'About Us' },
+  contact: { href: paths.contact, label: 'Contact Us' },
+  faq: { href: paths.faq, label: 'FAQ' },
+  blog: { href: paths.blog, label: 'Blog' },
+  partners: { href: paths.partners, label: 'Partners' },
+  privacy: { href: paths.privacy, label: 'Privacy Policy' },
+  terms: { href: paths.terms, label: 'Terms of Use' },
+  sitemap: { href: paths.sitemap, label: 'Sitemap' },
 } as const satisfies Record<string, Link>;
 
-/** Where a form posted without JavaScript lands once stored (the server's 303 goes there: src/leads/mod.rs). */
+/** Where a form posted without JavaScript lands once stored (the server's 303 goes there). */
 export const thankYouPaths = {
-  quote: `${pages.quote.href}/thank-you`,
-  contact: `${pages.contact.href}/thank-you`,
+  quote: quoteForm.thankYou,
+  contact: contactForm.thankYou,
 } as const;
 
 export const productHref = (p: Pick<Product, 'slug'>) => `/products/${p.slug}`;

@@ -1,5 +1,6 @@
 // Renders pages to complete HTML documents: every route at build time (renderSite, called by scripts/build.mjs),
 // or one path on request for the Vite dev server (renderPath). Only islands carry script; the rest is static HTML.
+import { routes as addresses } from '@contract';
 import { prerender } from 'react-dom/static';
 // The favicon is served at /favicon.svg (a fixed address browsers ask for), so it is copied, not hashed.
 import favicon from '../../content/images/favicon.svg?raw';
@@ -146,7 +147,7 @@ export async function renderPath(path: string, assets: Assets): Promise<{ status
   const errors = errorRoutes();
   const direct = errors.find((r) => r.path === path && !r.file.startsWith('_'));
   if (direct) return { status: 200, html: await renderRoute(direct, assets) };
-  const notFound = errors.find((r) => r.file === (path.startsWith('/blog/') ? '_errors/blog-404.html' : '_errors/404.html'))!;
+  const notFound = errors.find((r) => r.file === (path.startsWith(`${addresses.pages.blog}/`) ? addresses.errorPages.blogPostNotFound : addresses.errorPages.notFound))!;
   return { status: 404, html: await renderRoute(notFound, assets) };
 }
 

@@ -1,5 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
+import { contactForm, quoteForm, routes as addresses } from '@contract';
 import type { ReactElement } from 'react';
 import { content, document, page as pageCopy, site } from './content';
 import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
@@ -137,6 +138,8 @@ function sitemapGroups(list: Route[]) {
   return order.map((title) => ({ title, links: byGroup.get(title)! }));
 }
 
+const errorPages = addresses.errorPages;
+
 /** Pages outside the sitemap, never indexed: form results and the pages the server answers errors with. */
 export function errorRoutes(): Route[] {
   const error = (file: string, title: string, render: () => ReactElement): Route => ({
@@ -152,12 +155,12 @@ export function errorRoutes(): Route[] {
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
-    error('_forms/quote.html', 'Please Check Your Details', () => <FormCorrection form="quote" />),
-    error('_forms/contact.html', 'Please Check Your Details', () => <FormCorrection form="contact" />),
-    error('_errors/404.html', 'Page Not Found', () => <NotFound />),
-    error('_errors/blog-404.html', 'Blog Post Not Found', () => <BlogPostNotFound />),
-    error('_errors/400.html', 'Bad Request', () => <ErrorPage status={400} />),
-    error('_errors/500.html', 'Something Went Wrong', () => <ErrorPage status={500} />),
+    error(quoteForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="quote" />),
+    error(contactForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="contact" />),
+    error(errorPages.notFound, 'Page Not Found', () => <NotFound />),
+    error(errorPages.blogPostNotFound, 'Blog Post Not Found', () => <BlogPostNotFound />),
+    error(errorPages.badRequest, 'Bad Request', () => <ErrorPage status={400} />),
+    error(errorPages.serverError, 'Something Went Wrong', () => <ErrorPage status={500} />),
   ];
 }
 

@@ -22,6 +22,7 @@ mod problems;
 mod products;
 mod promises;
 mod site;
+mod typescript;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -30,6 +31,7 @@ pub use dates::BuildDate;
 pub use markdown::MarkdownRenderer;
 pub use model::*;
 pub use placeholders::to_json;
+pub use typescript::typescript;
 
 use files::{list_files, read_toml};
 use problems::Problems;

@@ -7,9 +7,10 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// Everything the site says: the one document handed to the web app.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct Content {
     pub site: Site,
     pub forms: Forms,
@@ -18,6 +19,9 @@ pub struct Content {
     pub faq: Vec<Faq>,
     pub products: Vec<Product>,
     /// The structured pages of `content/pages/*.toml`, by file stem; each page's component reads its own shape.
+    #[ts(
+        type = "Record<string, Record<string, unknown> & { title: string; description: string }>"
+    )]
     pub pages: BTreeMap<String, serde_json::Value>,
     pub documents: Vec<Document>,
     pub posts: Vec<Post>,
@@ -27,7 +31,7 @@ pub struct Content {
 }
 
 /// `site.toml`: the agency's facts.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Site {
     pub brand: String,
@@ -39,6 +43,7 @@ pub struct Site {
     pub base_url: String,
     pub founded: u16,
     #[serde(serialize_with = "date_as_text")]
+    #[ts(type = "string")]
     pub offer_valid_until: toml::value::Datetime,
     pub address: Address,
     pub hours: Vec<Hours>,
@@ -46,6 +51,7 @@ pub struct Site {
     pub licenses: Vec<License>,
     /// A claims line that answers around the clock; without one the site never promises 24/7 claims help.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub claims: Option<ClaimsLine>,
     /// What `{claims}` says (filled in by the build), for pages that show it beside the phone number.
     #[serde(skip_deserializing)]
@@ -54,7 +60,7 @@ pub struct Site {
     pub social: BTreeMap<String, String>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimsLine {
     pub name: String,
@@ -62,7 +68,7 @@ pub struct ClaimsLine {
     pub phone_e164: String,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Address {
     pub street: String,
@@ -72,7 +78,7 @@ pub struct Address {
     pub country: String,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Hours {
     pub label: String,
@@ -81,7 +87,7 @@ pub struct Hours {
     pub closes: Option<String>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct License {
     pub state: String,
@@ -92,7 +98,7 @@ pub struct License {
 }
 
 /// `home.toml`.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Home {
     pub title: String,
@@ -101,14 +107,14 @@ pub struct Home {
     pub why: Vec<TitledText>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Hero {
     pub headline: String,
     pub subtext: String,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct TitledText {
     pub title: String,
@@ -122,7 +128,7 @@ pub struct Testimonials {
     pub testimonials: Vec<Testimonial>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Testimonial {
     pub name: String,
@@ -138,7 +144,7 @@ pub struct FaqFile {
     pub faq: Vec<Faq>,
 }
 
-#[derive(Deserialize, Serialize, Clone)]
+#[derive(Deserialize, Serialize, Clone, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Faq {
     pub question: String,
@@ -146,7 +152,7 @@ pub struct Faq {
 }
 
 /// `products/<slug>.toml`.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Product {
     /// The file's stem, filled in by the build.
@@ -197,14 +203,16 @@ pub struct PostFrontMatter {
 }
 
 /// A blog post as the web app reads it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct Post {
     pub slug: String,
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub seo_title: Option<String>,
     pub excerpt: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub description: Option<String>,
     pub category: String,
     pub date: String,
@@ -228,7 +236,7 @@ pub struct DocumentFrontMatter {
 }
 
 /// A page of prose (`pages/*.md`: privacy, terms, ...) as the web app reads it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct Document {
     pub slug: String,
     pub title: String,
@@ -238,7 +246,7 @@ pub struct Document {
 }
 
 /// `forms.toml`.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Forms {
     pub consent_version: String,
@@ -246,7 +254,7 @@ pub struct Forms {
     pub insurance_types: Vec<InsuranceType>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct InsuranceType {
     pub value: String,

@@ -9,6 +9,7 @@
 //! write would be taken, without leaving anything behind.
 
 mod error;
+mod kinds;
 mod migrations;
 mod pool;
 
@@ -18,10 +19,8 @@ use serde::Serialize;
 /// The time stamps stored with leads (kept here too: callers of the store name it as `store::now`).
 pub use crate::clock::now;
 pub use error::StoreError;
+pub use kinds::{Source, Status};
 pub use pool::{Connection, DbPool, create_private, open};
-
-/// The lead statuses an admin moves a lead through (DECISIONS 17).
-pub const STATUSES: [&str; 5] = ["new", "contacted", "quoted", "won", "lost"];
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
 /// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.
@@ -57,8 +56,8 @@ macro_rules! lead_columns {
 }
 
 lead_columns! {
-    source: String,
-    status: String,
+    source: Source,
+    status: Status,
     created_at: String,
     name: String,
     email: String,
@@ -181,7 +180,7 @@ pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
 /// The id of the lead of this `source` (form) stored earlier under `submission_id`, if any.
 pub fn find_submission(
     pool: &DbPool,
-    source: &str,
+    source: Source,
     submission_id: &str,
 ) -> Result<Option<i64>, StoreError> {
     let connection = pool.get()?;
@@ -203,7 +202,7 @@ pub fn find_submission(
 #[derive(Debug, Default, Clone)]
 pub struct LeadFilter {
     pub since: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<Status>,
     pub limit: Option<u32>,
 }
 
@@ -223,7 +222,7 @@ pub fn list(pool: &DbPool, filter: &LeadFilter) -> Result<Vec<Lead>, StoreError>
 }
 
 /// Moves a lead to `status`; false when no lead has that id.
-pub fn set_status(pool: &DbPool, id: i64, status: &str) -> Result<bool, StoreError> {
+pub fn set_status(pool: &DbPool, id: i64, status: Status) -> Result<bool, StoreError> {
     let changed = pool.get()?.execute(
         "UPDATE leads SET status = ?1 WHERE id = ?2",
         params![status, id],
@@ -248,8 +247,8 @@ mod tests {
 
     fn lead(submission: Option<&str>) -> Lead {
         Lead {
-            source: "quote".into(),
-            status: "new".into(),
+            source: Source::Quote,
+            status: Status::New,
             created_at: now(),
             name: "Dana".into(),
             email: "dana@example.com".into(),
@@ -282,7 +281,7 @@ mod tests {
         std::fs::rename(&other, &path).unwrap();
         for result in [
             insert(&pool, &lead(Some("after-the-swap"))).map(drop),
-            find_submission(&pool, "quote", "before-the-swap").map(drop),
+            find_submission(&pool, Source::Quote, "before-the-swap").map(drop),
             probe(&pool),
         ] {
             let error = result.unwrap_err();
@@ -341,12 +340,12 @@ mod tests {
             panic!()
         };
         insert(&pool, &lead(None)).unwrap();
-        assert!(set_status(&pool, id, "won").unwrap());
-        assert!(!set_status(&pool, 9999, "won").unwrap());
+        assert!(set_status(&pool, id, Status::Won).unwrap());
+        assert!(!set_status(&pool, 9999, Status::Won).unwrap());
         let won = list(
             &pool,
             &LeadFilter {
-                status: Some("won".into()),
+                status: Some(Status::Won),
                 ..LeadFilter::default()
             },
         )

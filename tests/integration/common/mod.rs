@@ -105,3 +105,17 @@ fn settings_from_outside(figment: &Figment) -> BTreeSet<String> {
     }
     found
 }
+
+/// A quote request every rule accepts, as the JSON a browser sends (without a submission id).
+pub fn valid_quote() -> serde_json::Value {
+    serde_json::json!({
+        "name": "Dana O'Neil-Smith",
+        "email": "dana@example.com",
+        "phone": "(555) 210-0142",
+        "company": "Lone Star Haulers",
+        "insurance_type": "dump",
+        "vehicle_count": 3,
+        "dot_number": "1234567",
+        "consent": true,
+    })
+}

@@ -1,25 +1,27 @@
 // The contact form on /contact: all four fields required, the server's first error per field shown inline,
 // the spec's toasts for success, rate limit and failure. Without JavaScript it is a plain form post.
+import { contactForm, type ContactField } from '@contract';
 import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
 
-export const CONTACT_ENDPOINT = '/api/leads/contact';
+/** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
+const rules = contactForm.fields;
+/** One contact form on the site: its ids are fixed, and the server marks invalid fields by them. */
+const id = (name: ContactField | 'website') => `${contactForm.correctionIdPrefix}-${name}`;
 
 export interface ContactFormProps {
   /** Server-side only: render the markers the no-JavaScript error page fills in. */
   template?: boolean;
 }
 
-type FieldName = 'name' | 'email' | 'subject' | 'message';
-
 export default function ContactForm({ template = false }: ContactFormProps) {
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<FieldName>({
-    endpoint: CONTACT_ENDPOINT,
+  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<ContactField>({
+    endpoint: contactForm.endpoint,
     template,
     toasts: {
       created: { title: 'Message received!', description: "Thank you for contacting us. We'll respond shortly.", variant: 'success' },
-      rateLimited: 'Please wait 10 minutes before submitting another message.',
-      failed: { title: 'Submission Error', description: "We're experiencing technical difficulties. Please try again later.", variant: 'destructive' },
+      rateLimited: contactForm.rateLimitMessage,
+      failed: { title: 'Submission Error', description: contactForm.failureMessage, variant: 'destructive' },
     },
   });
 
@@ -31,24 +33,24 @@ export default function ContactForm({ template = false }: ContactFormProps) {
       </h2>
       <p className="mt-1 text-sm text-muted">All fields are required. We reply within 24 hours.</p>
       <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        <Field id="contact-name" label="Full Name" error={error('name')}>
-          <input id="contact-name" name="name" type="text" autoComplete="name" required maxLength={100} defaultValue={value('name')} className={inputClass} {...describedBy('contact-name', { error: errors.name })} />
+        <Field id={id('name')} label="Full Name" error={error('name')}>
+          <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
         </Field>
-        <Field id="contact-email" label="Email Address" error={error('email')}>
-          <input id="contact-email" name="email" type="email" autoComplete="email" required maxLength={255} defaultValue={value('email')} className={inputClass} {...describedBy('contact-email', { error: errors.email })} />
+        <Field id={id('email')} label="Email Address" error={error('email')}>
+          <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
         </Field>
         <div className="sm:col-span-2">
-          <Field id="contact-subject" label="Subject" error={error('subject')}>
-            <input id="contact-subject" name="subject" type="text" required maxLength={200} autoComplete="off" defaultValue={value('subject')} className={inputClass} {...describedBy('contact-subject', { error: errors.subject })} />
+          <Field id={id('subject')} label="Subject" error={error('subject')}>
+            <input id={id('subject')} name="subject" type="text" required={rules.subject.required} maxLength={rules.subject.maxLength} autoComplete="off" defaultValue={value('subject')} className={inputClass} {...describedBy(id('subject'), { error: errors.subject })} />
           </Field>
         </div>
         <div className="sm:col-span-2">
-          <Field id="contact-message" label="Message" error={error('message')}>
-            <textarea id="contact-message" name="message" rows={5} required maxLength={2000} defaultValue={value('message')} className={inputClass} {...describedBy('contact-message', { error: errors.message })} />
+          <Field id={id('message')} label="Message" error={error('message')}>
+            <textarea id={id('message')} name="message" rows={5} required={rules.message.required} maxLength={rules.message.maxLength} defaultValue={value('message')} className={inputClass} {...describedBy(id('message'), { error: errors.message })} />
           </Field>
         </div>
       </div>
-      <Honeypot id="contact-website" />
+      <Honeypot id={id('website')} />
       <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
         {busy ? 'Sending...' : 'Send Message'}
       </button>

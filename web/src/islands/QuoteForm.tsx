@@ -1,10 +1,12 @@
 // The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
+import { markers, quoteForm, type QuoteField } from '@contract';
 import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
 
-export const QUOTE_ENDPOINT = '/api/leads/quote';
+/** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
+const rules = quoteForm.fields;
 
 export interface QuoteFormProps {
   idPrefix: string;
@@ -18,18 +20,16 @@ export interface QuoteFormProps {
   template?: boolean;
 }
 
-type FieldName = 'name' | 'email' | 'phone' | 'company' | 'insurance_type' | 'vehicle_count' | 'dot_number' | 'consent';
-
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<FieldName>({
-    endpoint: QUOTE_ENDPOINT,
+  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
+    endpoint: quoteForm.endpoint,
     template,
     refuse: (fields) =>
       fields.consent ? undefined : { title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' },
     body: (fields) => ({ ...fields, consent: true }),
     toasts: {
       created: { title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' },
-      failed: { title: 'Submission Error', description: 'There was an error submitting your request. Please try again.', variant: 'destructive' },
+      failed: { title: 'Submission Error', description: quoteForm.failureMessage, variant: 'destructive' },
     },
   });
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -48,19 +48,19 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       <p className="mt-1 text-sm text-muted">Free and without obligation. Most quotes within 24 hours.</p>
       <div className={`mt-5 grid gap-4 ${compact ? '' : 'sm:grid-cols-2'}`}>
         <Field id={id('name')} label="Full Name" error={error('name')}>
-          <input id={id('name')} name="name" type="text" autoComplete="name" required minLength={2} maxLength={100} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
+          <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} minLength={rules.name.minLength} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
         </Field>
         <Field id={id('email')} label="Email" error={error('email')}>
-          <input id={id('email')} name="email" type="email" autoComplete="email" required maxLength={255} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
+          <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
         </Field>
         <Field id={id('phone')} label="Phone" optional error={error('phone')}>
-          <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={25} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
+          <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={rules.phone.maxLength} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
         </Field>
         <Field id={id('company')} label="Company" optional error={error('company')}>
-          <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={200} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
+          <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={rules.company.maxLength} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
         </Field>
         <Field id={id('insurance_type')} label="Insurance Type" error={error('insurance_type')}>
-          <select id={id('insurance_type')} name="insurance_type" required defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
+          <select id={id('insurance_type')} name="insurance_type" required={rules.insurance_type.required} defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
             <option value="">Select insurance type</option>
             {insuranceOptions.map((option) => (
               <option key={option.value} value={option.value}>
@@ -70,17 +70,17 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           </select>
         </Field>
         <Field id={id('vehicle_count')} label="Number of Vehicles" error={error('vehicle_count')}>
-          <input id={id('vehicle_count')} name="vehicle_count" type="number" min={1} step={1} required inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
+          <input id={id('vehicle_count')} name="vehicle_count" type="number" min={rules.vehicle_count.min} step={1} required={rules.vehicle_count.required} inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
         </Field>
         <div className={compact ? '' : 'sm:col-span-2'}>
           <Field id={id('dot_number')} label="DOT Number" optional hint="For trucking businesses with a USDOT number (1-8 digits)." error={error('dot_number')}>
-            <input id={id('dot_number')} name="dot_number" type="text" inputMode="numeric" pattern="[0-9]{1,8}" maxLength={8} autoComplete="off" defaultValue={value('dot_number')} className={inputClass} {...describedBy(id('dot_number'), { hint: true, error: errors.dot_number })} />
+            <input id={id('dot_number')} name="dot_number" type="text" inputMode="numeric" pattern={rules.dot_number.pattern} maxLength={rules.dot_number.maxLength} autoComplete="off" defaultValue={value('dot_number')} className={inputClass} {...describedBy(id('dot_number'), { hint: true, error: errors.dot_number })} />
           </Field>
         </div>
       </div>
       <Honeypot id={id('website')} />
       <div className="mt-5 flex gap-3">
-        <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill="consent" className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
+        <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill={markers.consentFill} className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
         <div>
           <label htmlFor={id('consent')} className={`block text-muted ${compact ? 'text-xs' : 'text-sm'}`}>
             {consentText}

@@ -4,6 +4,7 @@
 // a toast: 201 resets the form, 422 marks the fields, 429 says to wait, anything else (503, no network) says it
 // failed. The forms keep only what differs: their fields and their toasts' words. With `template` the form is the
 // no-JavaScript error page's, whose markers the server fills in.
+import { markers } from '@contract';
 import { useRef, useState, type FormEvent } from 'react';
 import { readAttribution } from '../enhance/attribution';
 import { showToast, type ToastMessage } from './toast';
@@ -79,9 +80,9 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     errors,
     busy,
     /** A field's typed value: only the template's marker, the form itself is uncontrolled. */
-    value: (name: Name) => (template ? `TRUCKINS_VALUE_${name}` : undefined),
+    value: (name: Name) => (template ? `${markers.value}${name}` : undefined),
     /** A field's error from the server, or the template's marker. */
-    error: (name: Name) => (template ? `TRUCKINS_ERROR_${name}` : errors[name]),
+    error: (name: Name) => (template ? `${markers.error}${name}` : errors[name]),
     /** For the <form>: it posts to the same address without JavaScript. */
     formProps: { action: endpoint, method: 'post', onSubmit, onInput },
     /** For the submit button. */

@@ -1,6 +1,7 @@
 // A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
 // `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
 // Also the forms' honeypot field.
+import { honeypot } from '@contract';
 import type { ReactNode } from 'react';
 
 export const inputClass =
@@ -48,12 +49,12 @@ export function describedBy(id: string, { hint = false, error }: { hint?: boolea
   };
 }
 
-/** A field people never see, named `website`: programs that fill every field give themselves away. */
+/** A field people never see (the contract's honeypot, `website`): programs that fill every field give themselves away. */
 export function Honeypot({ id }: { id: string }) {
   return (
     <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
       <label htmlFor={id}>Website</label>
-      <input id={id} name="website" type="text" tabIndex={-1} autoComplete="off" />
+      <input id={id} name={honeypot} type="text" tabIndex={-1} autoComplete="off" />
     </div>
   );
 }

@@ -1,0 +1,310 @@
+//! The lead forms' rules, in the specification's words: each field's limits and messages, and what each form posts
+//! to, where it lands and what the server says when it cannot take it. The server validates with these
+//! (src/leads/validate), the web app renders its inputs' `required`, `maxLength` and `pattern` from the same values,
+//! so the browser's comfort checks can never disagree with the server's answer.
+
+use crate::routes;
+
+/// A length limit in characters (counted after the server's cleaning) and the message when it is not met.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    pub chars: usize,
+    pub message: &'static str,
+}
+
+/// What one field accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    /// The form asks for it (the browser's `required`); an optional field may be left empty.
+    pub required: bool,
+    pub min: Option<Limit>,
+    pub max: Option<Limit>,
+    /// The message for a required field left empty, where it differs from the `min` message.
+    pub missing: Option<&'static str>,
+    /// The message for a value of the wrong form (characters, format, a number out of range).
+    pub invalid: Option<&'static str>,
+    /// The HTML `pattern` the browser checks; the server checks the same rule in Rust.
+    pub pattern: Option<&'static str>,
+    /// The smallest and largest number accepted, for number fields.
+    pub range: Option<(i64, i64)>,
+}
+
+impl Field {
+    const fn text(name: &'static str) -> Field {
+        Field {
+            name,
+            required: false,
+            min: None,
+            max: None,
+            missing: None,
+            invalid: None,
+            pattern: None,
+            range: None,
+        }
+    }
+
+    /// The `min` limit; for fields that have one.
+    pub const fn min_limit(&self) -> Limit {
+        match self.min {
+            Some(limit) => limit,
+            None => panic!("the field has no minimum length"),
+        }
+    }
+
+    /// The `max` limit; for fields that have one.
+    pub const fn max_limit(&self) -> Limit {
+        match self.max {
+            Some(limit) => limit,
+            None => panic!("the field has no maximum length"),
+        }
+    }
+
+    /// The `invalid` message; for fields that have one.
+    pub const fn invalid_message(&self) -> &'static str {
+        match self.invalid {
+            Some(message) => message,
+            None => panic!("the field has no invalid-value message"),
+        }
+    }
+
+    /// The `missing` message; for fields that have one.
+    pub const fn missing_message(&self) -> &'static str {
+        match self.missing {
+            Some(message) => message,
+            None => panic!("the field has no missing-value message"),
+        }
+    }
+}
+
+pub const NAME: Field = Field {
+    required: true,
+    min: Some(Limit {
+        chars: 2,
+        message: "Name must be at least 2 characters",
+    }),
+    max: Some(Limit {
+        chars: 100,
+        message: "Name must be less than 100 characters",
+    }),
+    invalid: Some("Name can only contain letters, spaces, hyphens, and apostrophes"),
+    ..Field::text("name")
+};
+
+pub const EMAIL: Field = Field {
+    required: true,
+    max: Some(Limit {
+        chars: 255,
+        message: "Email must be less than 255 characters",
+    }),
+    invalid: Some("Please enter a valid email address"),
+    ..Field::text("email")
+};
+
+/// DECISIONS 11: optional, US formats; 25 characters hold any way of writing a US number.
+pub const PHONE: Field = Field {
+    max: Some(Limit {
+        chars: 25,
+        message: "Please enter a valid US phone number",
+    }),
+    invalid: Some("Please enter a valid US phone number"),
+    ..Field::text("phone")
+};
+
+pub const COMPANY: Field = Field {
+    max: Some(Limit {
+        chars: 200,
+        message: "Company name must be less than 200 characters",
+    }),
+    ..Field::text("company")
+};
+
+pub const INSURANCE_TYPE: Field = Field {
+    required: true,
+    missing: Some("Please select an insurance type"),
+    invalid: Some("Please select an insurance type"),
+    ..Field::text("insurance_type")
+};
+
+/// DECISIONS 10: a whole number from 1.
+pub const VEHICLE_COUNT: Field = Field {
+    required: true,
+    missing: Some("Please select vehicle count"),
+    invalid: Some("Invalid vehicle count format"),
+    range: Some((1, 100_000)),
+    ..Field::text("vehicle_count")
+};
+
+pub const DOT_NUMBER: Field = Field {
+    max: Some(Limit {
+        chars: 8,
+        message: "DOT number must be 1-8 digits",
+    }),
+    invalid: Some("DOT number must be 1-8 digits"),
+    pattern: Some("[0-9]{1,8}"),
+    ..Field::text("dot_number")
+};
+
+pub const CONSENT: Field = Field {
+    required: true,
+    missing: Some("You must agree to our communication terms"),
+    ..Field::text("consent")
+};
+
+pub const SUBJECT: Field = Field {
+    required: true,
+    min: Some(Limit {
+        chars: 5,
+        message: "Subject must be at least 5 characters",
+    }),
+    max: Some(Limit {
+        chars: 200,
+        message: "Subject must be less than 200 characters",
+    }),
+    ..Field::text("subject")
+};
+
+pub const MESSAGE: Field = Field {
+    required: true,
+    min: Some(Limit {
+        chars: 10,
+        message: "Message must be at least 10 characters",
+    }),
+    max: Some(Limit {
+        chars: 2000,
+        message: "Message must be less than 2000 characters",
+    }),
+    ..Field::text("message")
+};
+
+/// One lead form: its fields and addresses, and the server's sentences about it as a whole.
+#[derive(Debug)]
+pub struct Form {
+    /// How the form is named in the API and stored with its leads (`source`).
+    pub id: &'static str,
+    /// Where it posts, as JSON or as a plain form.
+    pub endpoint: &'static str,
+    /// Where a browser without JavaScript lands once the lead is stored (a 303).
+    pub thank_you: &'static str,
+    /// The prerendered page the server fills in with the errors and what was typed (see [`markers`]).
+    pub correction_page: &'static str,
+    /// The prefix of the field ids on that page (`<prefix>-<field>`), for marking fields invalid.
+    pub correction_id_prefix: &'static str,
+    pub fields: &'static [Field],
+    /// The 429 answer's message: the quote form sends requests, the contact form messages.
+    pub rate_limit_message: &'static str,
+    /// The error catalogue's description of a failed insert: the two forms' differ.
+    pub failure_message: &'static str,
+}
+
+impl Form {
+    /// Whether `name` is one of this form's fields.
+    pub fn has_field(&self, name: &str) -> bool {
+        self.fields.iter().any(|field| field.name == name)
+    }
+}
+
+pub const QUOTE: Form = Form {
+    id: "quote",
+    endpoint: "/api/leads/quote",
+    thank_you: routes::QUOTE_THANK_YOU,
+    correction_page: "_forms/quote.html",
+    correction_id_prefix: "correction",
+    fields: &[
+        NAME,
+        EMAIL,
+        PHONE,
+        COMPANY,
+        INSURANCE_TYPE,
+        VEHICLE_COUNT,
+        DOT_NUMBER,
+        CONSENT,
+    ],
+    rate_limit_message: "Please wait 10 minutes before submitting another request.",
+    failure_message: "There was an error submitting your request. Please try again.",
+};
+
+pub const CONTACT: Form = Form {
+    id: "contact",
+    endpoint: "/api/leads/contact",
+    thank_you: routes::CONTACT_THANK_YOU,
+    correction_page: "_forms/contact.html",
+    correction_id_prefix: "contact",
+    fields: &[NAME, EMAIL, SUBJECT, MESSAGE],
+    rate_limit_message: "Please wait 10 minutes before submitting another message.",
+    failure_message: "We're experiencing technical difficulties. Please try again later.",
+};
+
+/// The two forms, for what is done to each.
+pub const FORMS: [&Form; 2] = [&QUOTE, &CONTACT];
+
+/// Fields accepted besides a form's own: spam checks, idempotency and attribution.
+pub const EXTRA_FIELDS: [&str; 12] = [
+    "website",
+    "elapsed_ms",
+    "submission_id",
+    "page_url",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "gclid",
+    "referrer",
+    "landing_page",
+];
+
+/// The honeypot: a field people never see (hidden, out of the tab order) and programs fill in.
+pub const HONEYPOT_FIELD: &str = "website";
+
+/// Markers in a form's correction page, rendered by the web app where a field's typed value, its error or the
+/// page's message go, and replaced by the server (escaped) in one pass.
+pub mod markers {
+    /// What every marker starts with.
+    pub const PREFIX: &str = "TRUCKINS_";
+    /// Followed by a field's name: what was typed there.
+    pub const VALUE: &str = "TRUCKINS_VALUE_";
+    /// Followed by a field's name: its error message, or nothing.
+    pub const ERROR: &str = "TRUCKINS_ERROR_";
+    /// The sentence above the form.
+    pub const MESSAGE: &str = "TRUCKINS_FORM_MESSAGE";
+    /// The attribute on the consent checkbox (`data-fill="consent"`) beside which the server writes `checked`.
+    pub const CONSENT_FILL: &str = "consent";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_share_the_prefix_the_server_scans_for() {
+        for marker in [markers::VALUE, markers::ERROR, markers::MESSAGE] {
+            assert!(marker.starts_with(markers::PREFIX), "{marker}");
+        }
+    }
+
+    #[test]
+    fn every_form_field_has_a_message_for_each_rule_it_has() {
+        for form in FORMS {
+            for field in form.fields {
+                let names_a_message = field.min.is_some()
+                    || field.max.is_some()
+                    || field.missing.is_some()
+                    || field.invalid.is_some();
+                assert!(names_a_message, "{}.{} has no message", form.id, field.name);
+                if field.pattern.is_some() || field.range.is_some() {
+                    assert!(field.invalid.is_some(), "{}.{}", form.id, field.name);
+                }
+                assert!(!EXTRA_FIELDS.contains(&field.name), "{}", field.name);
+            }
+        }
+    }
+
+    #[test]
+    fn forms_post_to_the_leads_api_and_land_on_their_own_pages() {
+        for form in FORMS {
+            assert_eq!(form.endpoint, format!("/api/leads/{}", form.id));
+            assert!(form.thank_you.ends_with("/thank-you"), "{}", form.thank_you);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! The contract between the server (`src/`) and the web app (`web/`): everything both sides must agree on, stated
+//! once, here, in Rust.
+//!
+//! - [`forms`]: the two lead forms: their fields with limits, patterns and the specification's messages, the API
+//!   endpoint each posts to, the thank-you page a browser without JavaScript lands on, the page the server fills in
+//!   when something needs correcting, and the markers in that page.
+//! - [`routes`]: the addresses of the site's own pages and the files of the error pages.
+//!
+//! Data flow: the server uses these constants directly (validation, no-JS answers, error pages); `build.rs` calls
+//! [`typescript`] and writes the result to `web/.generated/contract.ts`, which the web app imports as `@contract`
+//! (labels, `maxLength`, `pattern`, endpoints, markers, paths). Changing a limit, a message or an address is one edit
+//! here, and both sides follow on the next build.
+
+pub mod forms;
+pub mod routes;
+mod typescript;
+
+pub use typescript::typescript;

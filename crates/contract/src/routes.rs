@@ -1,0 +1,54 @@
+//! The site's addresses that code on both sides names: the pages the header, footer and forms link to, the
+//! thank-you pages the server redirects to, and the prerendered error pages the server answers with.
+
+pub const HOME: &str = "/";
+pub const QUOTE: &str = "/get-quote";
+pub const PRODUCTS: &str = "/products";
+pub const COVERAGE_TYPES: &str = "/coverage-types";
+pub const ABOUT: &str = "/about";
+pub const CONTACT: &str = "/contact";
+pub const FAQ: &str = "/faq";
+pub const BLOG: &str = "/blog";
+pub const PARTNERS: &str = "/partners";
+pub const PRIVACY: &str = "/privacy";
+pub const TERMS: &str = "/terms";
+pub const SITEMAP: &str = "/sitemap";
+
+/// Where a form posted without JavaScript lands (below its page, so the header's current page stays right).
+pub const QUOTE_THANK_YOU: &str = "/get-quote/thank-you";
+pub const CONTACT_THANK_YOU: &str = "/contact/thank-you";
+
+/// The error pages, prerendered like the others under `_errors/` (a folder the server never serves by its name).
+pub mod error_pages {
+    pub const NOT_FOUND: &str = "_errors/404.html";
+    pub const BLOG_POST_NOT_FOUND: &str = "_errors/blog-404.html";
+    pub const BAD_REQUEST: &str = "_errors/400.html";
+    pub const SERVER_ERROR: &str = "_errors/500.html";
+}
+
+/// Every page address above, by the name the web app uses (`routes.pages.quote`).
+pub const PAGES: [(&str, &str); 12] = [
+    ("home", HOME),
+    ("quote", QUOTE),
+    ("products", PRODUCTS),
+    ("coverageTypes", COVERAGE_TYPES),
+    ("about", ABOUT),
+    ("contact", CONTACT),
+    ("faq", FAQ),
+    ("blog", BLOG),
+    ("partners", PARTNERS),
+    ("privacy", PRIVACY),
+    ("terms", TERMS),
+    ("sitemap", SITEMAP),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thank_you_pages_sit_below_their_form_pages() {
+        assert!(QUOTE_THANK_YOU.starts_with(QUOTE));
+        assert!(CONTACT_THANK_YOU.starts_with(CONTACT));
+    }
+}

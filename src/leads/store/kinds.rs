@@ -1,0 +1,111 @@
+//! The closed sets of words stored with a lead: which form it came from ([`Source`]) and where the agency has got
+//! with it ([`Status`]). Stored and printed as their lowercase names; a name outside the set is refused when read
+//! from the file or typed on the command line, instead of being carried along as free text.
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+/// Declares a stored word list: its names, parsing, display, SQLite and JSON conversions, from one table.
+macro_rules! stored_words {
+    ($(#[$meta:meta])* $name:ident { $($(#[$variant_meta:meta])* $variant:ident = $word:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+        pub enum $name {
+            $($(#[$variant_meta])* #[value(name = $word)] $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in the order they are listed.
+            pub const ALL: &[$name] = &[$($name::$variant),*];
+
+            /// The stored name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word,)*
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+
+            fn from_str(text: &str) -> Result<Self, String> {
+                match text {
+                    $($word => Ok($name::$variant),)*
+                    _ => Err(format!(
+                        "{text:?} is not a {}: one of {}",
+                        stringify!($name).to_lowercase(),
+                        [$($word),*].join(", ")
+                    )),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.as_str()))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                value
+                    .as_str()?
+                    .parse()
+                    .map_err(|message: String| FromSqlError::Other(message.into()))
+            }
+        }
+    };
+}
+
+stored_words! {
+    /// The form a lead came from.
+    Source {
+        #[default]
+        Quote = "quote",
+        Contact = "contact",
+    }
+}
+
+stored_words! {
+    /// The statuses an admin moves a lead through (DECISIONS 17); every lead starts `new`.
+    Status {
+        #[default]
+        New = "new",
+        Contacted = "contacted",
+        Quoted = "quoted",
+        Won = "won",
+        Lost = "lost",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back_as_the_same_value_and_nothing_else_reads() {
+        for status in Status::ALL {
+            assert_eq!(status.as_str().parse::<Status>(), Ok(*status));
+        }
+        for source in Source::ALL {
+            assert_eq!(source.to_string().parse::<Source>(), Ok(*source));
+        }
+        assert_eq!(
+            "Won".parse::<Status>(),
+            Err("\"Won\" is not a status: one of new, contacted, quoted, won, lost".into())
+        );
+        assert!("".parse::<Source>().is_err());
+    }
+}

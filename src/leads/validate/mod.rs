@@ -1,0 +1,284 @@
+//! The server's rules for both forms (the browser's checks are only for comfort): the specification's limits and
+//! messages, word for word, the first error per field, and the sanitising of name and subject before storing.
+//!
+//! Input arrives as loose text fields (from JSON or a urlencoded form alike); the output is either a clean
+//! [`QuoteLead`] / [`ContactLead`] or a map of field -> message.
+
+mod clean;
+
+use std::collections::BTreeMap;
+
+use contract::forms::{self as rules, Field};
+
+pub use clean::{clean_line, is_invisible_control, sanitize};
+
+/// Field name -> the first error message for that field.
+pub type FieldErrors = BTreeMap<&'static str, &'static str>;
+
+/// The quote form's insurance type values, from `content/forms.toml` (one per line).
+const INSURANCE_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-types.txt"));
+
+/// Whether `value` is one of the quote form's insurance types.
+pub fn is_insurance_type(value: &str) -> bool {
+    !value.is_empty() && INSURANCE_TYPES.lines().any(|known| known == value)
+}
+
+/// The fields a visitor sends, as text; absent and empty are the same.
+#[derive(Debug, Default, Clone)]
+pub struct RawFields(pub BTreeMap<String, String>);
+
+impl RawFields {
+    pub fn get(&self, name: &str) -> &str {
+        self.0.get(name).map(String::as_str).unwrap_or("")
+    }
+
+    /// A field stored as given rather than validated (attribution: `utm_*`, `gclid`, URLs), cleaned by
+    /// [`clean_line`]; absent when empty.
+    pub fn optional(&self, name: &str, max_chars: usize) -> Option<String> {
+        clean_line(self.get(name), max_chars)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuoteLead {
+    pub name: String,
+    pub email: String,
+    pub phone: Option<String>,
+    pub company: Option<String>,
+    pub insurance_type: String,
+    pub vehicle_count: i64,
+    pub dot_number: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContactLead {
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+}
+
+pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
+    let email = check(&mut errors, &rules::EMAIL, email(fields.get("email")));
+    let phone = check(
+        &mut errors,
+        &rules::PHONE,
+        optional_phone(fields.get("phone")),
+    );
+    let company = check(
+        &mut errors,
+        &rules::COMPANY,
+        length(&rules::COMPANY, sanitize(fields.get("company"))),
+    );
+    let insurance_type = fields.get("insurance_type").trim();
+    if !is_insurance_type(insurance_type) {
+        let rule = &rules::INSURANCE_TYPE;
+        errors.insert(rule.name, rule.invalid_message());
+    }
+    let vehicle_count = check(
+        &mut errors,
+        &rules::VEHICLE_COUNT,
+        vehicle_count(fields.get("vehicle_count")),
+    );
+    let dot = check(
+        &mut errors,
+        &rules::DOT_NUMBER,
+        dot_number(fields.get("dot_number")),
+    );
+    if !is_true(fields.get("consent")) {
+        let rule = &rules::CONSENT;
+        errors.insert(rule.name, rule.missing_message());
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let company = company.unwrap_or_default();
+    let dot = dot.unwrap_or_default();
+    Ok(QuoteLead {
+        name: name.unwrap_or_default(),
+        email: email.unwrap_or_default(),
+        phone: phone.flatten(),
+        company: (!company.is_empty()).then_some(company),
+        insurance_type: insurance_type.to_string(),
+        vehicle_count: vehicle_count.unwrap_or_default(),
+        dot_number: (!dot.is_empty()).then_some(dot),
+    })
+}
+
+pub fn contact(fields: &RawFields) -> Result<ContactLead, FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
+    let email = check(&mut errors, &rules::EMAIL, email(fields.get("email")));
+    let subject = check(
+        &mut errors,
+        &rules::SUBJECT,
+        length(&rules::SUBJECT, sanitize(fields.get("subject"))),
+    );
+    // Line breaks and tabs are kept in a message; other control characters are not.
+    let message: String = fields
+        .get("message")
+        .replace("\r\n", "\n")
+        .chars()
+        .filter(|c| *c == '\n' || *c == '\t' || !is_invisible_control(*c))
+        .collect::<String>()
+        .trim()
+        .to_string();
+    let message = check(
+        &mut errors,
+        &rules::MESSAGE,
+        length(&rules::MESSAGE, message),
+    );
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(ContactLead {
+        name: name.unwrap_or_default(),
+        email: email.unwrap_or_default(),
+        subject: subject.unwrap_or_default(),
+        message: message.unwrap_or_default(),
+    })
+}
+
+/// The value, or its first error recorded under the field's name.
+fn check<T>(errors: &mut FieldErrors, field: &Field, result: Result<T, &'static str>) -> Option<T> {
+    result
+        .map_err(|message| errors.insert(field.name, message))
+        .ok()
+}
+
+/// Text within the field's `min` and `max` characters (each when it has one), or that limit's message.
+fn length(field: &Field, text: String) -> Result<String, &'static str> {
+    let count = text.chars().count();
+    if let Some(min) = field.min.filter(|min| count < min.chars) {
+        return Err(min.message);
+    }
+    if let Some(max) = field.max.filter(|max| count > max.chars) {
+        return Err(max.message);
+    }
+    Ok(text)
+}
+
+/// Spec: 2 to 100 characters of letters, spaces, hyphens and apostrophes; stored sanitised.
+fn name(raw: &str) -> Result<String, &'static str> {
+    let cleaned = length(&rules::NAME, sanitize(raw))?;
+    // Checked on what was typed, so markup never passes by being stripped into something valid.
+    // Letters include accents typed as separate combining marks (e.g. "Jose\u{301}" for José).
+    let allowed = |c: char| {
+        c.is_alphabetic()
+            || is_combining_mark(c)
+            || c == ' '
+            || c == '-'
+            || c == '\''
+            || c == '\u{2019}'
+    };
+    if !raw.trim().chars().all(allowed) {
+        return Err(rules::NAME.invalid_message());
+    }
+    Ok(cleaned)
+}
+
+/// Optional; up to eight digits (the contract's pattern, checked here in Rust).
+fn dot_number(raw: &str) -> Result<String, &'static str> {
+    let dot = raw.trim();
+    let max = rules::DOT_NUMBER.max_limit();
+    if dot.len() > max.chars || !dot.chars().all(|c| c.is_ascii_digit()) {
+        return Err(rules::DOT_NUMBER.invalid_message());
+    }
+    Ok(dot.to_string())
+}
+
+/// The Unicode blocks of combining diacritical marks (the marks Latin, Greek and Cyrillic names use).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// Spec: a valid address of at most 255 characters; stored lowercased and trimmed.
+fn email(raw: &str) -> Result<String, &'static str> {
+    let email = length(&rules::EMAIL, raw.trim().to_lowercase())?;
+    let valid = match email.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && local.len() <= 64
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains("..")
+                && domain.split('.').all(|label| {
+                    !label.is_empty()
+                        && !label.starts_with('-')
+                        && !label.ends_with('-')
+                        && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+                })
+                && local
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c))
+                && !local.starts_with('.')
+                && !local.ends_with('.')
+                && !local.contains("..")
+        }
+        None => false,
+    };
+    if valid {
+        Ok(email)
+    } else {
+        Err(rules::EMAIL.invalid_message())
+    }
+}
+
+/// DECISIONS 11: optional; US formats accepted ((555) 010-0142, 555.010.0142, +1 555 010 0142, ...), stored as
+/// +1 and ten digits.
+fn optional_phone(raw: &str) -> Result<Option<String>, &'static str> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    const MESSAGE: &str = rules::PHONE.invalid_message();
+    if !raw
+        .chars()
+        .all(|c| c.is_ascii_digit() || " ()-.+".contains(c))
+        || raw.len() > rules::PHONE.max_limit().chars
+    {
+        return Err(MESSAGE);
+    }
+    let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
+    let national = match digits.len() {
+        10 => digits.as_str(),
+        11 if digits.starts_with('1') => &digits[1..],
+        _ => return Err(MESSAGE),
+    };
+    // North American numbering: area code and exchange cannot start with 0 or 1.
+    let bytes = national.as_bytes();
+    if bytes[0] < b'2' || bytes[3] < b'2' {
+        return Err(MESSAGE);
+    }
+    Ok(Some(format!("+1{national}")))
+}
+
+/// DECISIONS 10: a whole number from 1.
+fn vehicle_count(raw: &str) -> Result<i64, &'static str> {
+    let raw = raw.trim();
+    let rule = &rules::VEHICLE_COUNT;
+    if raw.is_empty() {
+        return Err(rule.missing_message());
+    }
+    let (min, max) = rule.range.unwrap_or((1, i64::MAX));
+    match raw.parse::<i64>() {
+        Ok(count) if (min..=max).contains(&count) => Ok(count),
+        _ => Err(rule.invalid_message()),
+    }
+}
+
+/// Whether a checkbox or flag says yes (`true`, `on`, `yes` or `1`, in any case, spaces around ignored): the one
+/// reading of consent, for validation and for the form page put back.
+pub fn is_true(raw: &str) -> bool {
+    matches!(
+        raw.trim().to_ascii_lowercase().as_str(),
+        "true" | "on" | "yes" | "1"
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,275 @@
+//! Answering one request: GET and HEAD of the site's files from the index in memory, everything else through the
+//! Rocket application's local client (the body read with a time limit), and the server's own refusals.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{ACCEPT_ENCODING, HeaderName, HeaderValue, IF_NONE_MATCH};
+use hyper::{Method, Request, Response, StatusCode};
+use rocket::http::uri::Origin;
+use rocket::http::{Header, Status};
+use rocket::local::asynchronous::Client;
+use rocket::tokio;
+
+use super::limits::Limits;
+use super::watchdog::{Activity, AnswerBody, BUSY};
+use crate::ops::RequestLog;
+use crate::site::{self, Negotiation, Overlay};
+
+/// Everything a request may need, shared by all connections.
+pub(super) struct Shared {
+    pub(super) client: Client,
+    pub(super) log: RequestLog,
+    /// The security headers (see [`crate::security`]), made once.
+    pub(super) security_headers: Vec<(HeaderName, HeaderValue)>,
+    pub(super) limits: Limits,
+}
+
+impl Shared {
+    pub(super) fn overlay(&self) -> &Overlay {
+        static NONE: std::sync::LazyLock<Overlay> = std::sync::LazyLock::new(Overlay::default);
+        self.client.rocket().state::<Overlay>().unwrap_or(&NONE)
+    }
+}
+
+/// A complete answer before it gets its body type: status, headers and bytes.
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) headers: Vec<(HeaderName, HeaderValue)>,
+    pub(super) body: Bytes,
+    pub(super) close: bool,
+}
+
+impl Answer {
+    /// The application failed to give an answer (its task panicked).
+    pub(super) fn failed() -> Answer {
+        Answer {
+            status: 500,
+            headers: Vec::new(),
+            body: Bytes::new(),
+            close: true,
+        }
+    }
+}
+
+pub(super) async fn answer(
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    activity: Arc<Activity>,
+    request: Request<Incoming>,
+) -> Result<Response<AnswerBody>, Infallible> {
+    activity.enter(BUSY);
+    let started = Instant::now();
+    let path = request.uri().path();
+    let is_get = request.method() == Method::GET || request.method() == Method::HEAD;
+    let answer = if is_get && site::serves(path) {
+        let answer = site_file(&shared, &request);
+        shared
+            .log
+            .record(request.method().as_str(), path, answer.status, started);
+        answer
+    } else {
+        // In a task of its own, like Rocket's own server: a client that hangs up, or a connection closed by the
+        // server, never cancels the application halfway (a lead half-handled, a rate-limit slot taken for nothing).
+        let shared = shared.clone();
+        let dispatch = tokio::spawn(async move { application(&shared, peer, request).await });
+        dispatch.await.unwrap_or_else(|_| Answer::failed())
+    };
+    let mut response = Response::new(AnswerBody {
+        bytes: Full::new(answer.body),
+        activity,
+    });
+    *response.status_mut() =
+        StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.reserve(answer.headers.len());
+    for (name, value) in answer.headers {
+        headers.append(name, value);
+    }
+    if answer.close {
+        headers.insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    Ok(response)
+}
+
+/// A GET or HEAD of the site's files, answered from memory. (For HEAD, hyper sends the head alone.)
+pub(super) fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer {
+    let headers = request.headers();
+    let negotiation = Negotiation::new(
+        headers
+            .get_all(ACCEPT_ENCODING)
+            .iter()
+            .filter_map(|value| value.to_str().ok()),
+        headers
+            .get(IF_NONE_MATCH)
+            .and_then(|value| value.to_str().ok()),
+    );
+    let response = site::respond(
+        request.uri().path(),
+        request.uri().query(),
+        &negotiation,
+        shared.overlay(),
+    );
+    let mut headers = shared.security_headers.clone();
+    for (name, value) in response.headers() {
+        // Every value is ASCII: fixed at start, or a redirect's `Location`, a path percent-encoded by `site`.
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.push((header_name(name), value));
+        }
+    }
+    Answer {
+        status: response.status().code,
+        headers,
+        body: response.body().map(Bytes::from_static).unwrap_or_default(),
+        close: false,
+    }
+}
+
+/// A header name as hyper wants it (lowercase); our names are all valid, so the fallback is never taken.
+pub(super) fn header_name(name: &str) -> HeaderName {
+    HeaderName::from_bytes(name.as_bytes()).unwrap_or(hyper::header::WARNING)
+}
+
+/// Largest request body passed on: one byte over the leads' limit, so the application sees it is too large and
+/// answers 413 itself.
+pub(super) const BODY_CAP: usize = crate::leads::BODY_LIMIT_KIB as usize * 1024 + 1;
+
+/// Any other request, dispatched to the Rocket application once its body has arrived.
+pub(super) async fn application(
+    shared: &Shared,
+    peer: SocketAddr,
+    request: Request<Incoming>,
+) -> Answer {
+    let (parts, body) = request.into_parts();
+    let is_api = site::is_api(parts.uri.path());
+    let Some(path_and_query) = parts.uri.path_and_query() else {
+        // The authority form of CONNECT: there is no path to route.
+        return refusal(shared, &parts, Status::BadRequest, is_api);
+    };
+    // As hyper parsed it, like Rocket's own server: Rocket's stricter parser would refuse some paths hyper takes.
+    let uri = Origin::new(path_and_query.path(), path_and_query.query());
+    let Ok(method) = parts.method.as_str().parse::<rocket::http::Method>() else {
+        // A method Rocket does not know: Rocket's own server answers these 400 too.
+        return refusal(shared, &parts, Status::BadRequest, is_api);
+    };
+    let body = match read_body(body, shared.limits.head_timeout).await {
+        Ok(body) => body,
+        Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
+        Err(BodyError::Stalled) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
+    };
+    let mut local = shared.client.req(method, uri).remote(peer).body(body);
+    for (name, value) in &parts.headers {
+        // Like Rocket's own server: a header value that is not UTF-8 is dropped.
+        if let Ok(value) = std::str::from_utf8(value.as_bytes()) {
+            local.add_header(Header::new(name.as_str().to_string(), value.to_string()));
+        }
+    }
+    let response = local.dispatch().await;
+    let status = response.status().code;
+    let mut headers = Vec::with_capacity(16);
+    let is_head = method == rocket::http::Method::Head;
+    for header in response.headers().iter() {
+        // hyper frames the body itself; an answer to HEAD has none, and keeps the length it would have had.
+        let is_framing = header.name() == "Content-Length" || header.name() == "Transfer-Encoding";
+        if is_framing && !(is_head && header.name() == "Content-Length") {
+            continue;
+        }
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(header.name().as_str().as_bytes()),
+            HeaderValue::from_str(header.value()),
+        ) {
+            headers.push((name, value));
+        }
+    }
+    // `None` is an answer without a body (a redirect, a 204); our responders' bodies are in memory, so reading them
+    // cannot fail.
+    let body = response.into_bytes().await.unwrap_or_default();
+    Answer {
+        status,
+        headers,
+        body: Bytes::from(body),
+        close: false,
+    }
+}
+
+/// Why a request body was not read.
+pub(super) enum BodyError {
+    /// The client broke off or framed it wrongly.
+    Broken,
+    /// Nothing of it arrived for `stall` (a client trickling a body would hold a worker).
+    Stalled,
+}
+
+/// Reads a request body, at most [`BODY_CAP`] bytes of it, each piece within `stall` of the one before.
+pub(super) async fn read_body(mut body: Incoming, stall: Duration) -> Result<Vec<u8>, BodyError> {
+    let mut bytes = Vec::new();
+    loop {
+        let frame = match tokio::time::timeout(stall, body.frame()).await {
+            Err(_) => return Err(BodyError::Stalled),
+            Ok(None) => return Ok(bytes),
+            Ok(Some(frame)) => frame.map_err(|_| BodyError::Broken)?,
+        };
+        if let Ok(data) = frame.into_data() {
+            let room = BODY_CAP - bytes.len();
+            bytes.extend_from_slice(&data[..data.len().min(room)]);
+            if bytes.len() == BODY_CAP {
+                return Ok(bytes);
+            }
+        }
+    }
+}
+
+/// A request refused before the application saw it: the error page for people, the JSON error under `/api`; the
+/// connection is closed after it (what is left of the request cannot be trusted).
+pub(super) fn refusal(
+    shared: &Shared,
+    parts: &hyper::http::request::Parts,
+    status: Status,
+    is_api: bool,
+) -> Answer {
+    let started = Instant::now();
+    let (content_type, body): (&'static str, Bytes) = if is_api {
+        (
+            "application/json",
+            Bytes::from(
+                crate::errors::ClientError::for_status(status)
+                    .to_json()
+                    .to_string(),
+            ),
+        )
+    } else {
+        let page = if status.code == 404 {
+            site::not_found_page(parts.uri.path())
+        } else {
+            site::ErrorPage::BadRequest
+        };
+        let negotiation = Negotiation::new(std::iter::empty(), None);
+        let response = site::SiteResponse::error(status, page, &negotiation, shared.overlay());
+        (
+            "text/html; charset=utf-8",
+            response.body().map(Bytes::from_static).unwrap_or_default(),
+        )
+    };
+    let mut headers = shared.security_headers.clone();
+    headers.push((
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type),
+    ));
+    shared.log.record(
+        parts.method.as_str(),
+        parts.uri.path(),
+        status.code,
+        started,
+    );
+    Answer {
+        status: status.code,
+        headers,
+        body,
+        close: true,
+    }
+}

@@ -1,0 +1,112 @@
+//! The bounds on connections (how many at once, how long a head, an idle connection or a stalled answer may take),
+//! from the configuration and the open-files limit; and the accept loop's handling of failed accepts.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use rocket::tokio;
+
+use crate::config::Settings;
+
+/// The bounds on connections, from the configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// For a complete request head: from the connection for the first, from its first byte for later ones.
+    pub head_timeout: Duration,
+    /// Idle between requests; `None`: one request per connection.
+    pub keep_alive: Option<Duration>,
+    /// For a client that takes no bytes of an answer.
+    pub stall_timeout: Duration,
+    /// Connections served at once.
+    pub max_connections: usize,
+}
+
+/// Files the process keeps open besides its connections: the database (each pooled connection holds the file,
+/// its `-wal` and `-shm`), the listener, the runtime's own, the log.
+pub(super) fn reserved_files(settings: &Settings) -> usize {
+    64 + 3 * settings.pool_size as usize
+}
+
+impl Limits {
+    /// The configured bounds, the connection cap lowered to what `open_files` (the process's limit) leaves room for.
+    pub fn new(settings: &Settings, keep_alive_seconds: u32, open_files: Option<u64>) -> Limits {
+        let room = open_files
+            .map(|limit| usize::try_from(limit).unwrap_or(usize::MAX))
+            .map(|limit| limit.saturating_sub(reserved_files(settings)).max(1))
+            .unwrap_or(usize::MAX);
+        Limits {
+            head_timeout: Duration::from_secs(settings.request_head_timeout),
+            keep_alive: (keep_alive_seconds > 0)
+                .then(|| Duration::from_secs(u64::from(keep_alive_seconds))),
+            stall_timeout: Duration::from_secs(30),
+            max_connections: settings.max_connections.min(room),
+        }
+    }
+}
+
+/// Raises the limit on open files to its hard limit (the soft one is often 1024) and returns it.
+pub fn raise_open_files_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit only read and write the struct passed, which lives on this stack frame.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return None;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    Some(limit.rlim_cur)
+}
+
+/// Failed accepts, logged at most once a minute; when the process is out of files, the loop pauses briefly so it
+/// does not spin while connections close.
+#[derive(Default)]
+pub(super) struct AcceptFailures {
+    pub(super) last_logged: Option<Instant>,
+    pub(super) since_logged: u64,
+}
+
+impl AcceptFailures {
+    pub(super) async fn note(&mut self, error: &io::Error) {
+        self.since_logged += 1;
+        if self
+            .last_logged
+            .is_none_or(|at| at.elapsed() >= Duration::from_secs(60))
+        {
+            eprintln!(
+                "truckins: cannot accept connections ({error}; {} times since the last message)",
+                self.since_logged
+            );
+            self.last_logged = Some(Instant::now());
+            self.since_logged = 0;
+        }
+        let out_of_files = matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
+        if out_of_files {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_connection_cap_leaves_room_for_the_database_and_the_log() {
+        let settings = Settings::default();
+        let limits = Limits::new(&settings, 5, Some(256));
+        assert_eq!(limits.max_connections, 256 - 64 - 3 * 8);
+        assert_eq!(Limits::new(&settings, 5, None).max_connections, 4096);
+        assert_eq!(Limits::new(&settings, 0, None).keep_alive, None);
+    }
+}

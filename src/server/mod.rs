@@ -1,0 +1,279 @@
+//! The HTTP server: owns the listening socket and every connection, and answers each request.
+//!
+//! Rocket 0.5 listens by itself and has no public way to bound a connection: no time limit on a request head, none
+//! on an idle keep-alive connection between requests, no cap on connections, so a few hundred sockets that send
+//! nothing use up the process's open files and the site stops answering. This module listens instead. It
+//! - caps the connections served at once below the open-files limit (more wait in the kernel's queue),
+//! - closes a connection that has not sent a complete request head within `request_head_timeout` (counted from the
+//!   connection, or from the first byte of a later head), one idle between requests for longer than Rocket's
+//!   `keep_alive`, one whose client takes nothing of an answer for 30 s, and one whose request body stops arriving
+//!   for `request_head_timeout` (408),
+//! - stops gracefully on a signal: no new connections, requests in flight finish within `shutdown.grace`.
+//!
+//! GET and HEAD of the site's files are answered here, from the index in memory ([`site::respond`], which Rocket's
+//! page route also calls, so both answer alike). Every other request (the leads API and forms, the health check)
+//! goes to the Rocket application in process through Rocket's local client: its fairings, guards, catchers and
+//! limits decide, exactly as they do in the tests.
+//!
+//! Rooms: [`limits`] (the bounds, from the configuration and the open-files limit), [`watchdog`] (what each
+//! connection is doing and its deadline), [`answer`] (one request: a site file, the application, or a refusal);
+//! this file listens, runs each connection with its watchdog, and stops.
+
+mod answer;
+mod limits;
+mod watchdog;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use hyper::header::HeaderValue;
+use hyper_util::rt::TokioIo;
+use rocket::figment::Figment;
+use rocket::local::asynchronous::Client;
+use rocket::tokio;
+use rocket::tokio::net::{TcpListener, TcpSocket, TcpStream};
+use rocket::tokio::sync::{Semaphore, watch};
+
+use crate::config::Settings;
+
+use answer::{Shared, answer, header_name};
+pub use limits::Limits;
+use limits::{AcceptFailures, raise_open_files_limit};
+use watchdog::{Activity, WatchedStream};
+
+/// Where the server is in its life; connections watch it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Serving,
+    /// Stop taking requests: idle connections close now, busy ones after their answer.
+    Draining,
+    /// Grace is over: close every connection now.
+    Closing,
+}
+
+/// Serves the application of `figment` (already checked by [`crate::config::load`]) until a shutdown signal.
+pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
+    let config = rocket::Config::from(&figment);
+    // Listened to before anything else, so a signal during the start stops the server the graceful way too.
+    let signals = shutdown_signals(&config.shutdown);
+    let open_files = raise_open_files_limit();
+    let limits = Limits::new(&settings, config.keep_alive, open_files);
+    let (rocket, log) = crate::application(figment);
+    // Everything the application checks at start (settings, the database) is checked before the port is taken.
+    let client = Client::untracked(rocket)
+        .await
+        .map_err(|error| format!("could not start: {error}"))?;
+    let address = SocketAddr::new(config.address, config.port);
+    let listener =
+        listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
+    println!(
+        "listening on http://{} (up to {} connections; open files limit {})",
+        listener.local_addr().unwrap_or(address),
+        limits.max_connections,
+        open_files.map_or("unknown".to_string(), |limit| limit.to_string()),
+    );
+    // Lead notifications go out from here on, beside the requests (src/notify).
+    let notifications = crate::notify::Worker::start(client.rocket());
+    let security_headers = crate::security::headers(settings.hsts)
+        .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
+        .collect();
+    let shared = Arc::new(Shared {
+        client,
+        log,
+        security_headers,
+        limits,
+    });
+    let (stage, stage_seen) = watch::channel(Stage::Serving);
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+
+    let stop = first_signal(signals);
+    tokio::pin!(stop);
+    let mut accept_failures = AcceptFailures::default();
+    loop {
+        // A permit before accepting: at the cap, new connections wait in the kernel's queue, not in our files.
+        let permit = tokio::select! {
+            biased;
+            _ = &mut stop => break,
+            permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+        };
+        let (stream, peer) = tokio::select! {
+            biased;
+            _ = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    accept_failures.note(&error).await;
+                    continue;
+                }
+            },
+        };
+        let shared = shared.clone();
+        let stage = stage_seen.clone();
+        tokio::spawn(async move {
+            connection(shared, stream, peer, stage).await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+
+    // Graceful stop: idle connections close at once, busy ones when answered; after the grace period every one.
+    let grace = Duration::from_secs(u64::from(config.shutdown.grace));
+    let mercy = Duration::from_secs(u64::from(config.shutdown.mercy));
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    let _ = stage.send(Stage::Draining);
+    if tokio::time::timeout(grace, permits.acquire_many(all))
+        .await
+        .is_err()
+    {
+        let _ = stage.send(Stage::Closing);
+        let _ = tokio::time::timeout(mercy, permits.acquire_many(all)).await;
+    }
+    // Requests whose connection is gone may still be in the application (a lead being stored): wait for them too.
+    let stopped_at = Instant::now();
+    while Arc::strong_count(&shared) > 1 && stopped_at.elapsed() < mercy {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    if let Some(notifications) = notifications {
+        notifications.stop().await;
+    }
+    match Arc::try_unwrap(shared) {
+        // Runs the application's shutdown fairings (the request log writes out its last lines).
+        Ok(shared) => drop(shared.client.terminate().await),
+        Err(shared) => shared.log.flush(),
+    }
+    Ok(())
+}
+
+/// Connections the kernel completes and keeps for us while every permit is taken (it caps this at
+/// `net.core.somaxconn`); beyond it, clients' connection attempts wait and are retried.
+const LISTEN_BACKLOG: u32 = 1024;
+
+/// The listening socket, reusable at once after a restart (like any server's).
+fn listen(address: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if address.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
+/// Serves one connection until it ends, breaks a limit, or the server stops.
+async fn connection(
+    shared: Arc<Shared>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    mut stage: watch::Receiver<Stage>,
+) {
+    let _ = stream.set_nodelay(true);
+    let limits = shared.limits;
+    let activity = Arc::new(Activity::new());
+    let io = TokioIo::new(WatchedStream {
+        stream,
+        activity: activity.clone(),
+    });
+    let service_activity = activity.clone();
+    let service = hyper::service::service_fn(move |request| {
+        answer(shared.clone(), peer, service_activity.clone(), request)
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .keep_alive(limits.keep_alive.is_some())
+        // Heads and buffered pipelined requests: far more than any browser sends, far less than hyper's 400 KiB.
+        .max_buf_size(64 * 1024);
+    let connection = builder.serve_connection(io, service);
+    tokio::pin!(connection);
+
+    // The watchdog wakes at the connection's deadline, and at least every second: a phase change can bring the
+    // deadline forward (an answer sent, the connection now idle), and no one tells the timer.
+    let check_every = Duration::from_secs(1);
+    let next_check = |activity: &Activity| {
+        let soon = Instant::now() + check_every;
+        activity
+            .deadline(&limits)
+            .map_or(soon, |deadline| deadline.min(soon))
+    };
+    let timer = tokio::time::sleep_until(next_check(&activity).into());
+    tokio::pin!(timer);
+    let mut draining = false;
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            _ = timer.as_mut() => {
+                if activity.deadline(&limits).is_some_and(|deadline| deadline <= Instant::now()) {
+                    // Dropping the connection closes the socket.
+                    return;
+                }
+                timer.as_mut().reset(next_check(&activity).into());
+            }
+            changed = stage.changed() => {
+                match (changed, *stage.borrow_and_update()) {
+                    (Ok(()), Stage::Serving) => {}
+                    (Ok(()), Stage::Draining) if !draining => {
+                        draining = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
+                    (Ok(()), Stage::Draining) => {}
+                    _ => return,
+                }
+            }
+        }
+    }
+}
+
+/// The shutdown signals Rocket's `[shutdown]` settings ask for (SIGTERM and SIGHUP by default, Ctrl-C unless
+/// `ctrlc = false`), listened to from now on.
+fn shutdown_signals(settings: &rocket::config::Shutdown) -> Vec<tokio::signal::unix::Signal> {
+    use rocket::config::Sig;
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut kinds: Vec<(SignalKind, String)> = settings
+        .signals
+        .iter()
+        .map(|sig| {
+            let kind = match sig {
+                Sig::Alrm => SignalKind::alarm(),
+                Sig::Chld => SignalKind::child(),
+                Sig::Hup => SignalKind::hangup(),
+                Sig::Int => SignalKind::interrupt(),
+                Sig::Io => SignalKind::io(),
+                Sig::Pipe => SignalKind::pipe(),
+                Sig::Quit => SignalKind::quit(),
+                Sig::Term => SignalKind::terminate(),
+                Sig::Usr1 => SignalKind::user_defined1(),
+                Sig::Usr2 => SignalKind::user_defined2(),
+            };
+            (kind, sig.to_string())
+        })
+        .collect();
+    if settings.ctrlc {
+        kinds.push((SignalKind::interrupt(), "SIGINT".to_string()));
+    }
+    kinds
+        .into_iter()
+        .filter_map(|(kind, name)| match signal(kind) {
+            Ok(stream) => Some(stream),
+            Err(error) => {
+                eprintln!("truckins: cannot listen for {name}: {error}");
+                None
+            }
+        })
+        .collect()
+}
+
+/// Resolves at the first of `signals` (never, if there are none).
+async fn first_signal(mut signals: Vec<tokio::signal::unix::Signal>) {
+    std::future::poll_fn(|cx| {
+        for signal in signals.iter_mut() {
+            if signal.poll_recv(cx).is_ready() {
+                return Poll::Ready(());
+            }
+        }
+        Poll::Pending
+    })
+    .await
+}

@@ -1,0 +1,216 @@
+//! What a connection is doing, for its watchdog: the phase it is in (waiting for a head, idle, busy) and when its
+//! reads and writes last made progress, kept by the socket wrapper and the answer body, read by the deadline check.
+
+use std::convert::Infallible;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::Full;
+use rocket::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use rocket::tokio::net::TcpStream;
+
+use super::limits::Limits;
+
+/// Waiting for the first request's head (the clock started at the connection).
+pub(super) const FIRST_HEAD: u8 = 0;
+/// Between requests, nothing of the next head received yet.
+pub(super) const IDLE: u8 = 1;
+/// Bytes of a later request's head received, the head not yet complete.
+pub(super) const HEAD: u8 = 2;
+/// A request is being answered (its body read, the application at work, the answer written).
+pub(super) const BUSY: u8 = 3;
+
+/// Shared by a connection's socket, its requests and its watchdog. They all run on the connection's one task, so
+/// these atomics are never contended; they are atomics because the task may move between threads.
+pub(super) struct Activity {
+    pub(super) epoch: Instant,
+    pub(super) phase: AtomicU8,
+    /// Milliseconds since `epoch` when the current phase began.
+    pub(super) phase_since: AtomicU64,
+    /// Milliseconds since `epoch` of the last byte read or written.
+    pub(super) last_progress: AtomicU64,
+    /// The last write could not go out (the client is not reading).
+    pub(super) write_blocked: AtomicBool,
+}
+
+impl Activity {
+    pub(super) fn new() -> Activity {
+        Activity {
+            epoch: Instant::now(),
+            phase: AtomicU8::new(FIRST_HEAD),
+            phase_since: AtomicU64::new(0),
+            last_progress: AtomicU64::new(0),
+            write_blocked: AtomicBool::new(false),
+        }
+    }
+
+    pub(super) fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    pub(super) fn enter(&self, phase: u8) {
+        self.phase_since.store(self.now(), Ordering::Relaxed);
+        self.phase.store(phase, Ordering::Relaxed);
+    }
+
+    pub(super) fn read_some(&self) {
+        let now = self.now();
+        self.last_progress.store(now, Ordering::Relaxed);
+        if self.phase.load(Ordering::Relaxed) == IDLE {
+            self.phase_since.store(now, Ordering::Relaxed);
+            self.phase.store(HEAD, Ordering::Relaxed);
+        }
+    }
+
+    pub(super) fn wrote(&self, blocked: bool) {
+        if !blocked {
+            self.last_progress.store(self.now(), Ordering::Relaxed);
+        }
+        self.write_blocked.store(blocked, Ordering::Relaxed);
+    }
+
+    /// When the connection is to be closed if nothing changes before then; `None`: not while in this phase.
+    pub(super) fn deadline(&self, limits: &Limits) -> Option<Instant> {
+        let at = |millis: u64, timeout: Duration| {
+            Some(self.epoch + Duration::from_millis(millis) + timeout)
+        };
+        let last_progress = self.last_progress.load(Ordering::Relaxed);
+        if self.write_blocked.load(Ordering::Relaxed) {
+            // The client is not taking the answer.
+            return at(last_progress, limits.stall_timeout);
+        }
+        let since = self.phase_since.load(Ordering::Relaxed);
+        match self.phase.load(Ordering::Relaxed) {
+            FIRST_HEAD | HEAD => at(since, limits.head_timeout),
+            // The application at work is never cut short (a request body has its own limit, in `read_body`).
+            BUSY => None,
+            // Idle from when the answer went out, not from when hyper took it. With keep-alive off, hyper closes the
+            // connection itself after each answer.
+            _ => limits
+                .keep_alive
+                .and_then(|timeout| at(since.max(last_progress), timeout)),
+        }
+    }
+}
+
+/// The connection's socket, reporting what moves through it to the connection's [`Activity`].
+pub(super) struct WatchedStream {
+    pub(super) stream: TcpStream,
+    pub(super) activity: Arc<Activity>,
+}
+
+impl AsyncRead for WatchedStream {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let result = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.activity.read_some();
+        }
+        result
+    }
+}
+
+impl AsyncWrite for WatchedStream {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let result = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.activity.wrote(result.is_pending());
+        result
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let result = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.activity.wrote(result.is_pending());
+        result
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// An answer's body, in one piece; when hyper has taken all of it (or dropped it), the request is over and the
+/// connection is idle.
+pub(super) struct AnswerBody {
+    pub(super) bytes: Full<Bytes>,
+    pub(super) activity: Arc<Activity>,
+}
+
+impl Body for AnswerBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.bytes).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.bytes.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.bytes.size_hint()
+    }
+}
+
+impl Drop for AnswerBody {
+    fn drop(&mut self) {
+        self.activity.enter(IDLE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+
+    #[test]
+    fn an_idle_connection_has_the_keep_alive_deadline_a_blocked_one_the_stall_deadline_a_busy_one_none()
+     {
+        let settings = Settings::default();
+        let limits = Limits::new(&settings, 5, None);
+        let activity = Activity::new();
+        let first = activity.deadline(&limits).unwrap();
+        assert_eq!(first, activity.epoch + limits.head_timeout);
+        activity.enter(BUSY);
+        assert_eq!(activity.deadline(&limits), None);
+        activity.wrote(true);
+        let blocked = activity.deadline(&limits).unwrap();
+        assert!(blocked >= activity.epoch + limits.stall_timeout);
+        activity.wrote(false);
+        activity.enter(IDLE);
+        let idle = activity.deadline(&limits).unwrap();
+        assert!(idle < activity.epoch + limits.stall_timeout);
+        assert!(idle >= activity.epoch + Duration::from_secs(5));
+        activity.read_some();
+        assert_eq!(activity.phase.load(Ordering::Relaxed), HEAD);
+    }
+}
