@@ -177,10 +177,11 @@ impl Worker {
     }
 
     /// Stops every channel: an attempt under way is dropped (and made again at the next start), so this never waits
-    /// on a receiver, and at most 2 s on the worker.
+    /// on a receiver, and at most a second on the worker (its last outcomes written), keeping the whole stop within
+    /// the 10 s a container runtime gives.
     pub async fn stop(self) {
         let _ = self.stop.send(true);
-        let _ = time::timeout(Duration::from_secs(2), self.finished).await;
+        let _ = time::timeout(Duration::from_secs(1), self.finished).await;
     }
 }
 

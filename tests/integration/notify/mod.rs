@@ -416,9 +416,16 @@ fn spam_invalid_and_rate_limited_submissions_notify_no_one_and_one_autoreply_per
     let dir = TempDir::new("notify-spam");
     let database = dir.path().join("leads.db");
     let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let mut env = env(Some(&plain_smtp(smtp.port)), None);
-    env.push(("TRUCKINS_AUTOREPLY", "true".to_string()));
-    let server = serve(&database, "serve", &env, &["--ip-limit", "3"]);
+    let env = env(Some(&plain_smtp(smtp.port)), None);
+    // Flags over the environment's settings (notify_to), as for every setting.
+    let flags = [
+        "--ip-limit",
+        "3",
+        "--autoreply",
+        "--notify-to",
+        "flag@agency.example",
+    ];
+    let server = serve(&database, "serve", &env, &flags);
     let mut honeypot = quote("bot@example.com", "spam-1");
     honeypot["website"] = json!("http://spam.example");
     let mut fast = quote("bot@example.com", "spam-2");
@@ -468,6 +475,12 @@ fn spam_invalid_and_rate_limited_submissions_notify_no_one_and_one_autoreply_per
         .filter(|m| m["headers"]["auto-submitted"] == "auto-generated")
         .collect();
     assert_eq!(replies.len(), 2, "one per address");
+    for mail in mails
+        .iter()
+        .filter(|m| m["headers"]["auto-submitted"].is_null())
+    {
+        assert_eq!(mail["rcpt_tos"], json!(["flag@agency.example"]));
+    }
     let reply = replies
         .iter()
         .find(|m| m["rcpt_tos"] == json!(["maria@lopez.example"]))
