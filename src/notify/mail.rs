@@ -14,8 +14,9 @@ use lettre::transport::smtp::{Error, PoolConfig};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::compose;
+use super::endpoints::{Relay, Security};
 use super::outbox::Due;
-use super::settings::{Relay, Security, mailbox};
+use super::settings::mailbox;
 use super::worker::Outcome;
 use crate::config::Settings;
 

@@ -6,9 +6,11 @@
 //! through the [`Outbox`]), then with growing, jittered waits for at least 24 h, and picks up whatever was pending
 //! after any restart (at least once: a delivery's `key` stays the same so a receiver can drop a repeat).
 //! [`outbox`] is the table's SQL, [`mail`] the SMTP side (lettre) with the messages' words in [`compose`],
-//! [`webhook`] the signed JSON POST, [`settings`] the checks and the start-up description of the settings.
+//! [`webhook`] the signed JSON POST, [`endpoints`] the relay's and the webhook's addresses read, [`settings`] the
+//! checks and the start-up description of the settings.
 
 pub mod compose;
+pub mod endpoints;
 pub mod mail;
 pub mod outbox;
 pub mod settings;

@@ -19,8 +19,8 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{self, pki_types::ServerName};
 
 use super::compose;
+use super::endpoints::Target;
 use super::outbox::Due;
-use super::settings::Target;
 use super::worker::Outcome;
 use crate::config::Settings;
 
