@@ -218,13 +218,23 @@ pub fn agency_html(lead: &Lead) -> String {
             out.push_str(&format!(
                 "<tr><th align=\"left\" valign=\"top\">{}</th><td style=\"white-space:pre-wrap\">{}</td></tr>",
                 escape_html(label),
-                escape_html(&value)
+                cell(label, &value)
             ));
         }
         out.push_str("</table>");
     }
     out.push_str("</body></html>");
     out
+}
+
+/// A value of the HTML table, escaped; the phone number and the e-mail address as links the agent can tap.
+fn cell(label: &str, value: &str) -> String {
+    let text = escape_html(value);
+    match label {
+        "Phone" => format!("<a href=\"tel:{text}\">{text}</a>"),
+        "E-mail" => format!("<a href=\"mailto:{text}\">{text}</a>"),
+        _ => text,
+    }
 }
 
 /// The part of `from` after the `@`, for Message-IDs.
@@ -298,7 +308,7 @@ pub fn autoreply_text(lead: &Lead) -> String {
     };
     format!(
         "Hello {name},\n\nThank you: we have {what}. An agent will get back to you by phone or e-mail during \
-         business hours, usually the same day.\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n--\nYou get \
+         business hours.\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n--\nYou get \
          this one confirmation because this address was entered in a form on our website. We will not add it to \
          any mailing list. If it was not you, please ignore this message.\n",
         name = one_line(&lead.name),
