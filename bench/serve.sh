@@ -5,6 +5,10 @@
 #   ROUNDS=1 DURATION=5 bash bench/serve.sh
 #   BENCH_BINARY=/tmp/truckins-old bash bench/serve.sh   # another build of the same site, not rebuilt here
 #   BENCH_BINARY=... BENCH_SITE=.../out/site bash bench/serve.sh   # ... and the site that build embedded
+#   COMPARE_ANALYTICS=1 bash bench/serve.sh   # also a second truckins with page counting off, in the same rounds
+#
+# Every request is sent as a browser sends a page view (a browser's User-Agent, Accept-Language), so truckins counts
+# each one (src/analytics/): the figures include the cost of counting.
 #
 # Prints, per server, requests/s, p50/p99 latency, CPU ms per 1000 requests (utime+stime from /proc, nginx's
 # workers summed) and resident memory, then truckins/nginx ratios. See bench/README.md for what is compared and
@@ -20,6 +24,8 @@ THREADS="${THREADS:-2}"
 # Both servers get as many workers as there are cores: Rocket's default, and nginx's `worker_processes auto`.
 WORKERS="${WORKERS:-$(nproc)}"
 ENCODING="br, gzip"
+BROWSER_AGENT="Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36"
+LANGUAGE="en-US,en;q=0.9"
 PAGES=(/ /get-quote /products/dump-truck-insurance /blog/understanding-dot-insurance-requirements /about)
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
@@ -67,12 +73,13 @@ SITE="$(cd "$SITE" && pwd)"
 # --- Our processes, and only ours, are stopped on any exit -----------------------------------------------------
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/truckins-bench.XXXXXX")"
 TRUCKINS_PID=""
+UNCOUNTED_PID=""
 NGINX_PID=""
 cleanup() {
-  for pid in $TRUCKINS_PID $NGINX_PID; do
+  for pid in $TRUCKINS_PID $UNCOUNTED_PID $NGINX_PID; do
     kill "$pid" 2>/dev/null || true
   done
-  for pid in $TRUCKINS_PID $NGINX_PID; do
+  for pid in $TRUCKINS_PID $UNCOUNTED_PID $NGINX_PID; do
     wait "$pid" 2>/dev/null || true
   done
   rm -rf "$WORK"
@@ -105,6 +112,22 @@ TRUCKINS_PORT="$(free_port)"
 TRUCKINS_PID=$!
 wait_until_up "http://127.0.0.1:$TRUCKINS_PORT/healthz" "$TRUCKINS_PID" \
   || die "truckins did not start: $(cat "$WORK/truckins.err")"
+
+# The same binary with page counting off (`analytics = false`), measured in the same rounds.
+SERVERS=(truckins nginx)
+if [ "${COMPARE_ANALYTICS:-}" = 1 ]; then
+  UNCOUNTED_PORT="$(free_port)"
+  mkdir -p "$WORK/uncounted"
+  (
+    cd "$WORK/uncounted"
+    exec env -u ROCKET_CONFIG ROCKET_WORKERS="$WORKERS" TRUCKINS_ANALYTICS=false "$BINARY" serve --address 127.0.0.1 \
+      --port "$UNCOUNTED_PORT" --database "$WORK/uncounted/leads.db" >"$WORK/uncounted.log" 2>"$WORK/uncounted.err"
+  ) &
+  UNCOUNTED_PID=$!
+  wait_until_up "http://127.0.0.1:$UNCOUNTED_PORT/healthz" "$UNCOUNTED_PID" \
+    || die "truckins (counting off) did not start: $(cat "$WORK/uncounted.err")"
+  SERVERS+=(uncounted)
+fi
 
 # --- nginx on the same files -----------------------------------------------------------------------------------
 # The same headers as truckins sends (security headers, Cache-Control), so both put the same bytes on the wire;
@@ -216,8 +239,8 @@ cpu_ticks() { # PIDS...: utime + stime, in clock ticks, summed (fields 14 and 15
   done
   echo "$total"
 }
-pids_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PID"; else nginx_pids; fi; }
-port_of() { if [ "$1" = truckins ]; then echo "$TRUCKINS_PORT"; else echo "$NGINX_PORT"; fi; }
+pids_of() { case "$1" in truckins) echo "$TRUCKINS_PID" ;; uncounted) echo "$UNCOUNTED_PID" ;; *) nginx_pids ;; esac; }
+port_of() { case "$1" in truckins) echo "$TRUCKINS_PORT" ;; uncounted) echo "$UNCOUNTED_PORT" ;; *) echo "$NGINX_PORT" ;; esac; }
 
 busy_ticks() { # every core's non-idle time so far, in clock ticks (the first line of /proc/stat)
   awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
@@ -229,7 +252,8 @@ run_wrk() {
   local before after busy_before busy_after result wrk_ticks
   before="$(cpu_ticks $(pids_of "$1"))"
   busy_before="$(busy_ticks)"
-  result="$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${2}s" -H "Accept-Encoding: $ENCODING" -s "$WORK/pages.lua" \
+  result="$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${2}s" -H "Accept-Encoding: $ENCODING" \
+    -H "User-Agent: $BROWSER_AGENT" -H "Accept-Language: $LANGUAGE" -s "$WORK/pages.lua" \
     "http://127.0.0.1:$(port_of "$1")" | awk '/^RESULT/ { print $2, $3, $4, $5, $6 }')"
   busy_after="$(busy_ticks)"
   after="$(cpu_ticks $(pids_of "$1"))"
@@ -248,19 +272,21 @@ say "Load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $ROUNDS ro
   "nginx log ${NGINX_LOG:-batched}"
 # Every request wrk counted at truckins, warm-up included: its log must hold at least as many lines.
 counted=0
-for server in truckins nginx; do
+for server in "${SERVERS[@]}"; do
   # A plain assignment, so a failed run stops the script (set -e) instead of feeding empty figures on.
   out="$(run_wrk "$server" "$WARMUP")"
   read -r n _ <<<"$out"
   if [ "$server" = truckins ]; then counted=$((counted + n)); fi
 done
 
-declare -A requests=([truckins]=0 [nginx]=0) micros=([truckins]=0 [nginx]=0) ticks=([truckins]=0 [nginx]=0)
-declare -A errors=([truckins]=0 [nginx]=0) p50s=([truckins]="" [nginx]="") p99s=([truckins]="" [nginx]="")
+declare -A requests micros ticks errors p50s p99s
+for server in "${SERVERS[@]}"; do
+  requests[$server]=0 micros[$server]=0 ticks[$server]=0 errors[$server]=0 p50s[$server]="" p99s[$server]=""
+done
 for round in $(seq "$ROUNDS"); do
   # Alternate who goes first, so neither always runs on a machine the other has just warmed (or heated).
-  order=(truckins nginx)
-  [ $((round % 2)) = 0 ] && order=(nginx truckins)
+  order=("${SERVERS[@]}")
+  [ $((round % 2)) = 0 ] && order=($(printf '%s\n' "${SERVERS[@]}" | tac))
   for server in "${order[@]}"; do
     out="$(run_wrk "$server" "$DURATION")"
     read -r n us p50 p99 errs cpu others <<<"$out"
@@ -290,18 +316,20 @@ rss_mib() { # PIDS...: resident memory summed, MiB (nginx's workers share pages,
   awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }'
 }
 declare -A rss
-rss[truckins]="$(rss_mib $(pids_of truckins))"
-rss[nginx]="$(rss_mib $(pids_of nginx))"
+for server in "${SERVERS[@]}"; do rss[$server]="$(rss_mib $(pids_of "$server"))"; done
 
 # Stopped gracefully (SIGTERM), truckins writes out everything it logged; one line per request it answered.
 kill -TERM "$TRUCKINS_PID"
 wait "$TRUCKINS_PID" || true
 TRUCKINS_PID=""
 logged="$(grep -c ' GET /' "$WORK/truckins.log" || true)"
+# Every request was a browser's page view: the report counts them (the warm-up and the checks above included).
+pageviews="$("$BINARY" report --database "$WORK/leads.db" --format json \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["pageviews"])')"
 
 echo ""
 printf '%-16s %12s %9s %9s %18s %9s %7s\n' "" "requests/s" "p50 ms" "p99 ms" "CPU ms/1000 req" "RSS MiB" "errors"
-for server in truckins nginx; do
+for server in "${SERVERS[@]}"; do
   awk -v s="$server" -v n="${requests[$server]}" -v us="${micros[$server]}" -v cpu="${ticks[$server]}" -v t="$TICK_MS" \
     -v p50="$(median_ms <<<"${p50s[$server]}")" -v p99="$(median_ms <<<"${p99s[$server]}")" \
     -v rss="${rss[$server]}" -v e="${errors[$server]}" \
@@ -310,7 +338,15 @@ done
 awk -v nt="${requests[truckins]}" -v ut="${micros[truckins]}" -v ct="${ticks[truckins]}" \
   -v nn="${requests[nginx]}" -v un="${micros[nginx]}" -v cn="${ticks[nginx]}" \
   'BEGIN { printf "truckins/nginx   %.2fx requests/s, %.2fx CPU per request\n", (nt / ut) / (nn / un), (ct / nt) / (cn / nn) }'
+if [ -n "$UNCOUNTED_PID" ]; then
+  awk -v nt="${requests[truckins]}" -v ut="${micros[truckins]}" -v ct="${ticks[truckins]}" \
+    -v nu="${requests[uncounted]}" -v uu="${micros[uncounted]}" -v cu="${ticks[uncounted]}" \
+    'BEGIN { printf "counting on/off  %.3fx requests/s, %.3fx CPU per request\n", (nt / ut) / (nu / uu), (ct / nt) / (cu / nu) }'
+fi
 echo "(p50/p99: the median of the rounds; requests/s and CPU: over all rounds)"
+echo "truckins' visit counts: $pageviews page views counted for the $counted requests wrk saw answered (warm-up included)"
 echo "truckins' request log: $logged GET lines for the $counted requests wrk saw answered (warm-up included) and the checks"
-[ "${errors[truckins]}" = 0 ] && [ "${errors[nginx]}" = 0 ] || die "some requests failed (errors column)"
+for server in "${SERVERS[@]}"; do
+  [ "${errors[$server]}" = 0 ] || die "some requests failed (errors column)"
+done
 [ "$logged" -ge "$counted" ] || die "the request log lost lines: $logged for $counted requests"

@@ -60,6 +60,12 @@ pub struct Settings {
     /// Seconds before the first retry of a failed delivery; each later wait doubles (up to an hour), with jitter.
     /// Lowered by the tests; the default keeps the first retry within 30 s.
     pub notify_retry_base: f64,
+    /// Count the pages served to people, without cookies and without keeping anything that identifies them, for
+    /// `truckins report` (see `src/analytics/`); `false` counts nothing.
+    pub analytics: bool,
+    /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
+    /// (see [`crate::clock`]). Never set in production.
+    pub test_clock: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -91,12 +97,14 @@ impl Default for Settings {
             autoreply: false,
             notify_timeout: 10,
             notify_retry_base: 10.0,
+            analytics: true,
+            test_clock: None,
         }
     }
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 18] = [
+pub const KEYS: [&str; 20] = [
     "database",
     "base_url",
     "trusted_proxies",
@@ -115,6 +123,8 @@ pub const KEYS: [&str; 18] = [
     "autoreply",
     "notify_timeout",
     "notify_retry_base",
+    "analytics",
+    "test_clock",
 ];
 
 /// Keys that choose sources rather than set anything: `ROCKET_CONFIG` (the file) and `ROCKET_PROFILE`.
@@ -280,7 +290,7 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         .map(IpAddr::to_string)
         .collect::<Vec<_>>()
         .join(", ");
-    [
+    let mut lines = vec![
         format!("address = {}", rocket.address),
         format!("port = {}", rocket.port),
         format!("database = {}", settings.database.display()),
@@ -298,11 +308,19 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         format!("max_connections = {}", settings.max_connections),
         format!("workers = {}", rocket.workers),
         format!("shutdown grace = {} s", rocket.shutdown.grace),
-    ]
-    .into_iter()
-    .chain(crate::notify::describe(settings))
-    .collect::<Vec<_>>()
-    .join("\n")
+        format!(
+            "analytics = {}",
+            if settings.analytics { "on" } else { "off" }
+        ),
+    ];
+    lines.extend(crate::notify::describe(settings));
+    if let Some(file) = &settings.test_clock {
+        lines.push(format!(
+            "test_clock = {} (TESTS ONLY: the time is read from this file)",
+            file.display()
+        ));
+    }
+    lines.join("\n")
 }
 
 #[cfg(test)]

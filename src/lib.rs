@@ -4,6 +4,7 @@
 //! through the application, in process), and the tests drive it through Rocket's local client, as the server does,
 //! or run the real binary.
 
+pub mod analytics;
 pub mod client_ip;
 pub mod clock;
 pub mod config;

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Leads(command) => cli::leads::run(command, &figment),
         Command::Outbox(command) => cli::outbox::run(command, &figment),
         Command::Notify(command) => cli::notify::run(command, &figment),
+        Command::Report(args) => cli::report::run(args, &figment),
         Command::Backup { file } => cli::backup::run(&figment, &file),
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),
     };

@@ -1,5 +1,6 @@
 //! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `outbox`,
-//! `notify`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on top, the existing leads database).
+//! `notify`, `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on top,
+//! the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
@@ -7,6 +8,7 @@ pub mod healthcheck;
 pub mod leads;
 pub mod notify;
 pub mod outbox;
+pub mod report;
 pub mod serve;
 
 use std::path::PathBuf;
@@ -45,6 +47,9 @@ pub enum Command {
     /// Check the notification settings by sending a test e-mail and webhook.
     #[command(subcommand)]
     Notify(notify::NotifyCommand),
+    /// What the site earned over a range of days: visitors, pageviews and leads by page, source, campaign and
+    /// device, and per day (pages counted by the server itself, without cookies; see the privacy policy).
+    Report(report::ReportArgs),
     /// Copy the leads database to FILE, consistently, even while the site is serving (SQLite's online backup).
     /// The copy is readable by its owner only.
     Backup {

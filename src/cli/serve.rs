@@ -70,6 +70,9 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
         figment = figment.merge(("autoreply", true));
     }
     let settings = config::load(&figment)?;
+    if let Some(file) = &settings.test_clock {
+        truckins::clock::use_test_clock(file);
+    }
     println!(
         "truckins {} starting with:\n{}",
         env!("CARGO_PKG_VERSION"),

@@ -28,6 +28,8 @@ pub(super) struct Shared {
     /// The security headers (see [`crate::security`]), made once.
     pub(super) security_headers: Vec<(HeaderName, HeaderValue)>,
     pub(super) limits: Limits,
+    /// Counts page views for `truckins report`; none when `analytics = false`.
+    pub(super) analytics: Option<Arc<crate::analytics::Collector>>,
 }
 
 impl Shared {
@@ -72,6 +74,16 @@ pub(super) async fn answer(
         shared
             .log
             .record(request.method().as_str(), path, answer.status, started);
+        if let Some(analytics) = &shared.analytics {
+            analytics.answered(
+                request.method(),
+                request.uri(),
+                request.headers(),
+                peer.ip(),
+                answer.status,
+                &answer.headers,
+            );
+        }
         answer
     } else {
         // In a task of its own, like Rocket's own server: a client that hangs up, or a connection closed by the

@@ -80,11 +80,14 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let security_headers = crate::security::headers(settings.hsts)
         .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
         .collect();
+    // Page views are counted (src/analytics/) unless `analytics = false`.
+    let analytics = crate::analytics::start(&settings, client.rocket());
     let shared = Arc::new(Shared {
         client,
         log,
         security_headers,
         limits,
+        analytics: analytics.clone(),
     });
     let (stage, stage_seen) = watch::channel(Stage::Serving);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
@@ -143,6 +146,10 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         // Runs the application's shutdown fairings (the request log writes out its last lines).
         Ok(shared) => drop(shared.client.terminate().await),
         Err(shared) => shared.log.flush(),
+    }
+    if let Some(analytics) = analytics {
+        // The views gathered since the last batch are written before the process ends.
+        let _ = tokio::task::spawn_blocking(move || analytics.stop()).await;
     }
     Ok(())
 }

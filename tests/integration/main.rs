@@ -8,6 +8,7 @@
 
 mod common;
 
+mod analytics;
 mod bench_leads;
 mod budget;
 mod connections;

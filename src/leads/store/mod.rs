@@ -159,6 +159,25 @@ pub fn get(connection: &rusqlite::Connection, id: i64) -> rusqlite::Result<Optio
     connection.query_row(&sql, [id], Lead::from_row).optional()
 }
 
+/// Runs `work` inside one write transaction and commits it into the file at the configured path, queued behind
+/// every other writer of this process like the leads are (the visit counts write their batches through it).
+pub fn write<T>(
+    pool: &DbPool,
+    work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let mut connection = pool.get()?;
+    let _writer = WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let transaction =
+        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    pool.check_file()?;
+    let result = work(&transaction)?;
+    transaction.commit()?;
+    pool.check_file()?;
+    Ok(result)
+}
+
 /// The health check: a write to the database is taken (inside a transaction that is rolled back, so nothing is left
 /// behind), and the file written is the one at the configured path. A read-only database fails the write.
 pub fn probe(pool: &DbPool) -> Result<(), StoreError> {

@@ -393,8 +393,8 @@ impl Http {
         )
     }
 
-    /// Sends one request (`Host`, `User-Agent`, the given headers, and `Content-Length` if there is a body) and
-    /// reads the whole answer.
+    /// Sends one request (`Host`, `User-Agent` unless the given headers have one, the given headers, and
+    /// `Content-Length` if there is a body) and reads the whole answer.
     pub fn send(
         &mut self,
         method: &str,
@@ -403,9 +403,15 @@ impl Http {
         body: Option<&[u8]>,
     ) -> io::Result<Reply> {
         let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nUser-Agent: {USER_AGENT}\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n",
             self.port
         );
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("user-agent"))
+        {
+            request.push_str(&format!("User-Agent: {USER_AGENT}\r\n"));
+        }
         for (name, value) in headers {
             request.push_str(&format!("{name}: {value}\r\n"));
         }

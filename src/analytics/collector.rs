@@ -1,0 +1,242 @@
+//! Counting without slowing the answers. The server hands each request it answered itself to
+//! [`Collector::answered`], which for a page view only copies a few header values into the calling worker thread's
+//! own buffer (no hashing, no allocation once the buffer has grown, no lock another worker waits on, never a write to
+//! disk). The collector's thread ([`super::counter`]) empties the buffers, turns them into visit rows (programs left
+//! out, the device, the referrer's host, the campaign tags, the visitor key) and writes them in one transaction every
+//! [`WRITE_INTERVAL`] and when the server stops; once a day it also folds the rows older than 90 days into daily
+//! totals.
+//!
+//! The visitor key is 64 bits of SHA-256(day's salt, IP address, user agent). The salt is 32 random bytes made when
+//! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten the
+//! day after: one person is one visitor per day, and nobody (the owner included) can link two days' visitors or get
+//! back from a key to an address.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use hyper::header::{
+    ACCEPT_LANGUAGE, CONTENT_TYPE, HOST, HeaderMap, HeaderName, HeaderValue, REFERER, USER_AGENT,
+};
+use hyper::{Method, Uri};
+use time::Date;
+
+use super::counter::Counter;
+use crate::client_ip::ClientIp;
+use crate::leads::store::DbPool;
+
+/// How often gathered views are written (and at most how many seconds of them a crash loses).
+pub const WRITE_INTERVAL: Duration = Duration::from_secs(10);
+/// Beyond this many bytes in one buffer (about 5,000 views) the thread is woken to turn them into rows early.
+const FOLD_BYTES: usize = 1 << 20;
+/// Beyond this many in one buffer (the thread is not keeping up), views are dropped and counted: counting never
+/// slows serving.
+const MAX_BYTES: usize = 8 << 20;
+/// The longest header value copied, in bytes; more is cut.
+const MAX_FIELD: usize = 512;
+/// Request headers of prefetches and previews: a page fetched in case it is opened is not a page seen.
+const PREFETCH_HEADERS: [HeaderName; 4] = [
+    HeaderName::from_static("sec-purpose"),
+    HeaderName::from_static("purpose"),
+    HeaderName::from_static("x-purpose"),
+    HeaderName::from_static("x-moz"),
+];
+const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
+
+/// A lock that a panic elsewhere did not make unusable: counting must keep going.
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What a buffered request was.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    /// A page answered 200 with HTML to what looks like a browser.
+    View = 0,
+    /// A GET of /robots.txt: only crawlers ask for it, so the same visitor's views that day are not counted.
+    Robots = 1,
+}
+
+/// The page views of the running server, on their way to the database.
+pub struct Collector {
+    /// Tells this collector's buffers from another's in a thread's list (tests run several in one process).
+    id: usize,
+    pending: Arc<Pending>,
+    trusted_proxies: Vec<IpAddr>,
+    wake: SyncSender<()>,
+    stopping: Arc<AtomicBool>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// Requests noted and not yet turned into rows, as records of bytes (see [`Collector::note`]): one buffer per thread
+/// that notes them (the server's workers), so that they neither take turns on one lock nor write into the same
+/// memory; the collector's thread empties them all.
+#[derive(Default)]
+pub(super) struct Pending {
+    pub(super) buffers: Mutex<Vec<Buffer>>,
+    pub(super) dropped: AtomicU64,
+}
+
+pub(super) type Buffer = Arc<Mutex<Vec<u8>>>;
+
+thread_local! {
+    /// This thread's buffer for each collector it noted views for.
+    static BUFFERS: std::cell::RefCell<Vec<(usize, Buffer)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Collector {
+    /// A collector writing into `pool`, with its thread. `own_hosts` are this site's public host names (a referrer
+    /// naming one is a click within the site); the `Host` of each request counts as one too.
+    pub fn start(
+        pool: DbPool,
+        trusted_proxies: Vec<IpAddr>,
+        own_hosts: Vec<String>,
+    ) -> std::io::Result<Collector> {
+        Collector::with_interval(pool, trusted_proxies, own_hosts, WRITE_INTERVAL)
+    }
+
+    pub(super) fn with_interval(
+        pool: DbPool,
+        trusted_proxies: Vec<IpAddr>,
+        own_hosts: Vec<String>,
+        interval: Duration,
+    ) -> std::io::Result<Collector> {
+        static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let pending = Arc::new(Pending::default());
+        let stopping = Arc::new(AtomicBool::new(false));
+        // One wake-up waiting is enough: the thread takes everything buffered when it runs.
+        let (wake, woken) = sync_channel::<()>(1);
+        let mut counter = Counter::new(pool, own_hosts, pending.clone(), stopping.clone());
+        let thread = std::thread::Builder::new()
+            .name("visit-counts".into())
+            .spawn(move || counter.run(&woken, interval))?;
+        Ok(Collector {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            pending,
+            trusted_proxies,
+            wake,
+            stopping,
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    /// Called for every request the server answered itself (GET and HEAD of the site's files). Notes a GET answered
+    /// 200 with an HTML page to what looks like a person's browser opening it, and a GET of /robots.txt; nothing
+    /// else. `peer` is the socket's address (the client's comes from `X-Forwarded-For` of a trusted proxy).
+    pub fn answered(
+        &self,
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+        peer: IpAddr,
+        status: u16,
+        answer_headers: &[(HeaderName, HeaderValue)],
+    ) {
+        if method != Method::GET {
+            return;
+        }
+        let kind = if status == 200 && is_html(answer_headers) {
+            if !is_navigation(headers) {
+                return;
+            }
+            Kind::View
+        } else if uri.path() == "/robots.txt" {
+            Kind::Robots
+        } else {
+            return;
+        };
+        let ip = ClientIp::resolve(
+            Some(peer),
+            &self.trusted_proxies,
+            headers
+                .get_all(X_FORWARDED_FOR)
+                .iter()
+                .filter_map(|value| value.to_str().ok()),
+        );
+        self.note(kind, crate::clock::today(), ip, headers, uri);
+    }
+
+    /// Appends one record: kind, day, IP address (16 bytes), then user agent, host, path, query and referrer, each
+    /// as a 2-byte length and at most [`MAX_FIELD`] bytes.
+    pub(super) fn note(&self, kind: Kind, day: Date, ip: IpAddr, headers: &HeaderMap, uri: &Uri) {
+        let header = |name: HeaderName| headers.get(name).map_or(&b""[..], HeaderValue::as_bytes);
+        let ip = match ip {
+            IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+            IpAddr::V6(v6) => v6.octets(),
+        };
+        let waiting = BUFFERS.with_borrow_mut(|buffers| {
+            let mine = match buffers.iter().position(|(id, _)| *id == self.id) {
+                Some(index) => index,
+                None => {
+                    let buffer = Buffer::default();
+                    lock(&self.pending.buffers).push(buffer.clone());
+                    buffers.push((self.id, buffer));
+                    buffers.len() - 1
+                }
+            };
+            let mut bytes = lock(&buffers[mine].1);
+            if bytes.len() >= MAX_BYTES {
+                self.pending.dropped.fetch_add(1, Ordering::Relaxed);
+                return 0;
+            }
+            bytes.push(kind as u8);
+            bytes.extend_from_slice(&day.to_julian_day().to_le_bytes());
+            bytes.extend_from_slice(&ip);
+            for field in [
+                header(USER_AGENT),
+                header(HOST),
+                uri.path().as_bytes(),
+                uri.query().unwrap_or("").as_bytes(),
+                header(REFERER),
+            ] {
+                let field = &field[..field.len().min(MAX_FIELD)];
+                bytes.extend_from_slice(&(field.len() as u16).to_le_bytes());
+                bytes.extend_from_slice(field);
+            }
+            bytes.len()
+        });
+        if waiting >= FOLD_BYTES {
+            // Full means a wake-up is already waiting.
+            let _ = self.wake.try_send(());
+        }
+    }
+
+    /// Writes everything noted so far and stops the thread (the server's graceful stop); later views are not
+    /// counted. Waits for the write.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let _ = self.wake.try_send(());
+        if let Some(thread) = lock(&self.thread).take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Collector {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Whether the answer is an HTML page.
+fn is_html(answer_headers: &[(HeaderName, HeaderValue)]) -> bool {
+    answer_headers
+        .iter()
+        .any(|(name, value)| *name == CONTENT_TYPE && value.as_bytes().starts_with(b"text/html"))
+}
+
+/// Whether the request looks like a person's browser opening the page: a user agent that begins like every
+/// browser's, a language preference (browsers always send one; scripts and most monitors none), and no sign of a
+/// prefetch or a preview. The full list of programs is checked later, off the request's path.
+fn is_navigation(headers: &HeaderMap) -> bool {
+    headers
+        .get(USER_AGENT)
+        .is_some_and(|agent| agent.as_bytes().starts_with(b"Mozilla/"))
+        && headers.contains_key(ACCEPT_LANGUAGE)
+        && !PREFETCH_HEADERS
+            .iter()
+            .any(|name| headers.contains_key(name))
+}

@@ -1,0 +1,262 @@
+//! The collector and its thread on a real database file: batches written within the interval without a stop, a new
+//! salt each day, programs and robots.txt readers left out, and old days folded into daily totals without changing
+//! the report.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use hyper::header::{HeaderMap, HeaderValue};
+use hyper::{Method, Uri};
+use time::{Date, Month};
+
+use crate::analytics::classify::Device;
+use crate::analytics::collector::{Collector, Kind};
+use crate::analytics::report::{self, Range};
+use crate::analytics::store::{self, Visit};
+use crate::leads::store::{DbPool, open};
+
+const PHONE: &str =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+pub(super) fn database(name: &str) -> DbPool {
+    let dir =
+        std::env::temp_dir().join(format!("truckins-analytics-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    open(&PathBuf::from(&dir).join("leads.db"), 2).unwrap()
+}
+
+pub(super) fn headers(agent: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert("user-agent", HeaderValue::from_str(agent).unwrap());
+    headers.insert("accept-language", HeaderValue::from_static("en"));
+    headers.insert("host", HeaderValue::from_static("www.example.com"));
+    headers
+}
+
+fn day(n: u8) -> Date {
+    Date::from_calendar_date(2026, Month::March, n).unwrap()
+}
+
+/// (day, visitor, path, views) of every row, in order.
+fn rows(pool: &DbPool) -> Vec<(String, i64, String, i64)> {
+    let connection = pool.get().unwrap();
+    let mut statement = connection
+        .prepare("SELECT day, visitor, path, views FROM analytics_visits ORDER BY day, path")
+        .unwrap();
+    statement
+        .query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn analytics_batches_are_written_within_the_interval_with_a_new_salt_each_day() {
+    let pool = database("interval");
+    let collector = Collector::with_interval(
+        pool.clone(),
+        Vec::new(),
+        Vec::new(),
+        Duration::from_millis(50),
+    )
+    .unwrap();
+    let ip: IpAddr = "203.0.113.5".parse().unwrap();
+    let home: Uri = "/?utm_source=x".parse().unwrap();
+    // Days within the 90 kept row by row (older ones would be folded into daily totals at once).
+    let today = crate::clock::today();
+    let yesterday = today.previous_day().unwrap();
+    collector.note(Kind::View, yesterday, ip, &headers(PHONE), &home);
+    collector.note(Kind::View, yesterday, ip, &headers(PHONE), &home);
+    collector.note(Kind::View, today, ip, &headers(PHONE), &home);
+    // Written by the thread on its own, without a stop: wait for it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while rows(&pool).len() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "never written: {:?}",
+            rows(&pool)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let written = rows(&pool);
+    assert_eq!(written[0].0, yesterday.to_string());
+    assert_eq!(
+        written[0].3, 2,
+        "two views of one page by one visitor on one day are one row"
+    );
+    assert_eq!(written[1].0, today.to_string());
+    assert_ne!(
+        written[0].1, written[1].1,
+        "the same address and browser on the next day is another key"
+    );
+    drop(collector);
+}
+
+#[test]
+fn analytics_programs_heads_and_robots_txt_readers_are_not_counted() {
+    let pool = database("programs");
+    let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
+    let html = [(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    )];
+    let about: Uri = "/about".parse().unwrap();
+    let answered = |method: &Method, uri: &Uri, headers: &HeaderMap, ip: &str, status: u16| {
+        collector.answered(method, uri, headers, ip.parse().unwrap(), status, &html);
+    };
+    answered(&Method::GET, &about, &headers(PHONE), "198.51.100.1", 200);
+    answered(&Method::HEAD, &about, &headers(PHONE), "198.51.100.2", 200);
+    answered(
+        &Method::GET,
+        &about,
+        &headers(GOOGLEBOT),
+        "198.51.100.3",
+        200,
+    );
+    answered(&Method::GET, &about, &headers(PHONE), "198.51.100.4", 404);
+    let mut prefetch = headers(PHONE);
+    prefetch.insert("sec-purpose", HeaderValue::from_static("prefetch"));
+    answered(&Method::GET, &about, &prefetch, "198.51.100.5", 200);
+    let mut no_language = headers(PHONE);
+    no_language.remove("accept-language");
+    answered(&Method::GET, &about, &no_language, "198.51.100.6", 200);
+    let robots: Uri = "/robots.txt".parse().unwrap();
+    collector.answered(
+        &Method::GET,
+        &robots,
+        &headers(PHONE),
+        "198.51.100.7".parse().unwrap(),
+        200,
+        &[],
+    );
+    answered(&Method::GET, &about, &headers(PHONE), "198.51.100.7", 200);
+    collector.stop();
+    let written = rows(&pool);
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert_eq!(written[0].3, 1);
+}
+
+#[test]
+fn analytics_old_days_folded_into_daily_totals_leave_the_report_unchanged() {
+    let pool = database("fold");
+    let visit =
+        |n: u8, visitor: i64, path: &str, referrer: &str, campaign: &str, device: Device| Visit {
+            day: day(n),
+            visitor,
+            path: path.into(),
+            referrer: referrer.into(),
+            utm_source: String::new(),
+            utm_medium: String::new(),
+            utm_campaign: campaign.into(),
+            device,
+            entry: !referrer.is_empty() || path == "/",
+        };
+    let rows: HashMap<Visit, u64> = [
+        (visit(2, 1, "/", "", "spring", Device::Phone), 2),
+        (visit(2, 1, "/about", "", "", Device::Phone), 1),
+        (visit(2, 2, "/about", "google.com", "", Device::Desktop), 3),
+        (visit(3, 1, "/", "", "", Device::Phone), 1),
+        (visit(4, 3, "/get-quote", "bing.com", "", Device::Tablet), 1),
+    ]
+    .into_iter()
+    .collect();
+    store::save(&pool, &rows, None).unwrap();
+    let range = Range {
+        since: day(1),
+        until: day(5),
+    };
+    let before = serde_json::to_value(report::build(&pool, range).unwrap()).unwrap();
+    assert_eq!(before["totals"]["visitors"], 4);
+    assert_eq!(before["totals"]["pageviews"], 8);
+    // Days 2 and 3 are older than 90 days on June 2: folded, and the rows gone.
+    let june = Date::from_calendar_date(2026, Month::June, 2).unwrap();
+    assert_eq!(store::fold_before(june), day(4));
+    store::save(&pool, &HashMap::new(), Some(store::fold_before(june))).unwrap();
+    let left: i64 = pool
+        .get()
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM analytics_visits", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert_eq!(left, 1, "only day 4's row is left");
+    let after = serde_json::to_value(report::build(&pool, range).unwrap()).unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
+    let pool = database("hostile");
+    let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
+    let html = [(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html"),
+    )];
+    let long = "A".repeat(10_000);
+    let mut hostile = headers(PHONE);
+    hostile.insert(
+        "user-agent",
+        HeaderValue::from_bytes(b"Mozilla/5.0 (Linux; Android 14; Mobile) \xff\xfe\x80").unwrap(),
+    );
+    hostile.insert(
+        "referer",
+        HeaderValue::from_str(&format!("https://{long}.example/\u{7f}"))
+            .unwrap_or(HeaderValue::from_static("x")),
+    );
+    hostile.insert("host", HeaderValue::from_bytes(b"\xff:99999").unwrap());
+    let targets = [
+        format!("/about?utm_source=%00%1b%5B2J%e2%80%aeEvil&utm_campaign={long}"),
+        "/about?utm_source=%zz%&utm_medium=%%%".to_string(),
+        format!("/{}?{}", "a".repeat(3000), "utm_source=".repeat(500)),
+    ];
+    for target in &targets {
+        let uri: Uri = target.parse().unwrap();
+        collector.answered(
+            &Method::GET,
+            &uri,
+            &hostile,
+            "2001:db8::1".parse().unwrap(),
+            200,
+            &html,
+        );
+    }
+    collector.stop();
+    let connection = pool.get().unwrap();
+    let mut statement = connection
+        .prepare("SELECT path, referrer, utm_source, utm_medium, utm_campaign, device FROM analytics_visits")
+        .unwrap();
+    let rows: Vec<[String; 6]> = statement
+        .query_map([], |row| {
+            Ok([
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+            ])
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows {
+        for text in row {
+            assert!(text.chars().count() <= 300, "{text}");
+            assert!(
+                !text
+                    .chars()
+                    .any(crate::leads::validate::is_invisible_control),
+                "{text:?}"
+            );
+        }
+        assert_eq!(row[5], "phone");
+        assert_eq!(row[1], "", "no plausible host: no referrer");
+    }
+    assert!(rows.iter().any(|row| row[2] == "[2jevil"), "{rows:?}");
+}
