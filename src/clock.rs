@@ -3,16 +3,20 @@
 //!
 //! Tests can set the time, which they need to count visits over several days in one running server: with the
 //! setting `test_clock` naming a file, the time is read from that file (RFC 3339 text such as
-//! `2026-03-02T10:00:00Z`) at each use, so rewriting the file moves the server to another moment. It is never set in
-//! production; a file that cannot be read or parsed leaves the system clock in charge.
+//! `2026-03-02T10:00:00Z`) at each use, so rewriting the file moves the server to another moment (tests replace it
+//! whole, by a rename). It is for tests only, never set in production (the server says so in its log). A file that
+//! cannot be read or parsed is said in the log each time, and the last time read from it stays in charge: the time
+//! never jumps silently back to the system clock's (only before a first good read is the system clock used, said too).
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use time::format_description::well_known::Rfc3339;
 use time::{Date, OffsetDateTime, UtcOffset};
 
 static TEST_CLOCK: OnceLock<PathBuf> = OnceLock::new();
+/// The last time read from the test clock's file.
+static LAST_GOOD: Mutex<Option<OffsetDateTime>> = Mutex::new(None);
 
 /// From now on, the time is the one written in `file` (the `test_clock` setting; tests only). Set once per process.
 pub fn use_test_clock(file: &Path) {
@@ -21,12 +25,40 @@ pub fn use_test_clock(file: &Path) {
 
 /// The current time in UTC: the system's, or the test clock's when one is set.
 pub fn now_utc() -> OffsetDateTime {
-    TEST_CLOCK
-        .get()
-        .and_then(|file| std::fs::read_to_string(file).ok())
-        .and_then(|text| OffsetDateTime::parse(text.trim(), &Rfc3339).ok())
-        .map(|time| time.to_offset(UtcOffset::UTC))
-        .unwrap_or_else(OffsetDateTime::now_utc)
+    match TEST_CLOCK.get() {
+        Some(file) => test_now(file),
+        None => OffsetDateTime::now_utc(),
+    }
+}
+
+/// The time of the test clock's `file`; when it cannot be read or parsed, said loudly, and the last good one.
+fn test_now(file: &Path) -> OffsetDateTime {
+    let read = std::fs::read_to_string(file)
+        .map_err(|error| error.to_string())
+        .and_then(|text| {
+            OffsetDateTime::parse(text.trim(), &Rfc3339)
+                .map_err(|error| format!("{text:?} is not RFC 3339 ({error})"))
+        });
+    let mut last = LAST_GOOD.lock().unwrap_or_else(PoisonError::into_inner);
+    match read {
+        Ok(time) => {
+            let time = time.to_offset(UtcOffset::UTC);
+            *last = Some(time);
+            time
+        }
+        Err(error) => {
+            let kept = *last;
+            eprintln!(
+                "truckins: TEST CLOCK FAILED: cannot read the time from {}: {error}; {}",
+                file.display(),
+                match kept {
+                    Some(time) => format!("keeping the last time read, {time}"),
+                    None => "no time was read from it yet: using the system clock".to_string(),
+                }
+            );
+            kept.unwrap_or_else(OffsetDateTime::now_utc)
+        }
+    }
 }
 
 /// Today's date in UTC (the visit counts' days are UTC days, like every stored time stamp). Asked for every page
@@ -64,6 +96,21 @@ pub fn write_now(out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_test_clock_that_cannot_be_read_keeps_its_last_time() {
+        let dir = std::env::temp_dir().join(format!("truckins-clock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("clock");
+        std::fs::write(&file, "2026-03-02T10:00:00Z").unwrap();
+        let good = super::test_now(&file);
+        assert_eq!(good.to_string(), "2026-03-02 10:00:00.0 +00:00:00");
+        std::fs::write(&file, "2026-03-0").unwrap();
+        assert_eq!(super::test_now(&file), good, "a half-written file");
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(super::test_now(&file), good, "no file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn today_is_the_date_of_now() {
         // Run twice around the check so that a test crossing midnight still agrees with one of them.

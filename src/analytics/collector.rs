@@ -7,26 +7,28 @@
 //! totals.
 //!
 //! The visitor key is 64 bits of SHA-256(day's salt, IP address, user agent). The salt is 32 random bytes made when
-//! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten the
-//! day after: one person is one visitor per day, and nobody (the owner included) can link two days' visitors or get
-//! back from a key to an address.
+//! the first view of a day is counted, kept only in that thread's memory, never written anywhere and forgotten at
+//! the thread's first wake (every [`WRITE_INTERVAL`], traffic or not) after the following day ends (it is kept that
+//! long only for views noted just before midnight): one person is one visitor per day, and nobody (the owner
+//! included) can link two days' visitors or get back from a key to an address.
 
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use hyper::header::{
-    ACCEPT_LANGUAGE, CONTENT_TYPE, HOST, HeaderMap, HeaderName, HeaderValue, REFERER, USER_AGENT,
+    ACCEPT_LANGUAGE, HOST, HeaderMap, HeaderName, HeaderValue, REFERER, USER_AGENT,
 };
 use hyper::{Method, Uri};
 use time::Date;
 
-use super::counter::Counter;
+use super::counter::{Caps, Counter};
 use crate::client_ip::ClientIp;
 use crate::leads::store::DbPool;
+use crate::site::Served;
 
 /// How often gathered views are written (and at most how many seconds of them a crash loses).
 pub const WRITE_INTERVAL: Duration = Duration::from_secs(10);
@@ -35,6 +37,11 @@ const FOLD_BYTES: usize = 1 << 20;
 /// Beyond this many in one buffer (the thread is not keeping up), views are dropped and counted: counting never
 /// slows serving.
 const MAX_BYTES: usize = 8 << 20;
+/// Beyond about this many in all buffers together, views are dropped and counted too (see [`Caps`]).
+pub(super) const MAX_PENDING_BYTES: usize = 32 << 20;
+/// Each buffer adds to the shared total in steps of this many bytes (so the total is written rarely; it is off by
+/// less than one step per buffer).
+pub(super) const CHUNK: usize = 64 << 10;
 /// The longest header value copied, in bytes; more is cut.
 const MAX_FIELD: usize = 512;
 /// Request headers of prefetches and previews: a page fetched in case it is opened is not a page seen.
@@ -64,7 +71,7 @@ pub(super) enum Kind {
 pub struct Collector {
     /// Tells this collector's buffers from another's in a thread's list (tests run several in one process).
     id: usize,
-    pending: Arc<Pending>,
+    pub(super) pending: Arc<Pending>,
     trusted_proxies: Vec<IpAddr>,
     wake: SyncSender<()>,
     stopping: Arc<AtomicBool>,
@@ -74,10 +81,24 @@ pub struct Collector {
 /// Requests noted and not yet turned into rows, as records of bytes (see [`Collector::note`]): one buffer per thread
 /// that notes them (the server's workers), so that they neither take turns on one lock nor write into the same
 /// memory; the collector's thread empties them all.
-#[derive(Default)]
 pub(super) struct Pending {
     pub(super) buffers: Mutex<Vec<Buffer>>,
     pub(super) dropped: AtomicU64,
+    /// The bytes in all buffers, in steps of [`CHUNK`] (reset when the thread empties them).
+    pub(super) bytes: AtomicUsize,
+    /// Beyond this in [`Pending::bytes`], views are dropped and counted.
+    pub(super) limit: usize,
+}
+
+impl Default for Pending {
+    fn default() -> Pending {
+        Pending {
+            buffers: Mutex::default(),
+            dropped: AtomicU64::new(0),
+            bytes: AtomicUsize::new(0),
+            limit: MAX_PENDING_BYTES,
+        }
+    }
 }
 
 pub(super) type Buffer = Arc<Mutex<Vec<u8>>>;
@@ -104,12 +125,28 @@ impl Collector {
         own_hosts: Vec<String>,
         interval: Duration,
     ) -> std::io::Result<Collector> {
-        static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let pending = Arc::new(Pending::default());
+        Collector::with_caps(pool, trusted_proxies, own_hosts, interval, Caps::default())
+    }
+
+    /// With other limits than the server's (tests).
+    pub(super) fn with_caps(
+        pool: DbPool,
+        trusted_proxies: Vec<IpAddr>,
+        own_hosts: Vec<String>,
+        interval: Duration,
+        caps: Caps,
+    ) -> std::io::Result<Collector> {
+        static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
+        let pending = Arc::new(Pending {
+            buffers: Mutex::default(),
+            dropped: AtomicU64::new(0),
+            bytes: AtomicUsize::new(0),
+            limit: caps.pending_bytes,
+        });
         let stopping = Arc::new(AtomicBool::new(false));
         // One wake-up waiting is enough: the thread takes everything buffered when it runs.
         let (wake, woken) = sync_channel::<()>(1);
-        let mut counter = Counter::new(pool, own_hosts, pending.clone(), stopping.clone());
+        let mut counter = Counter::new(pool, own_hosts, pending.clone(), stopping.clone(), caps);
         let thread = std::thread::Builder::new()
             .name("visit-counts".into())
             .spawn(move || counter.run(&woken, interval))?;
@@ -123,9 +160,11 @@ impl Collector {
         })
     }
 
-    /// Called for every request the server answered itself (GET and HEAD of the site's files). Notes a GET answered
-    /// 200 with an HTML page to what looks like a person's browser opening it, and a GET of /robots.txt; nothing
-    /// else. `peer` is the socket's address (the client's comes from `X-Forwarded-For` of a trusted proxy).
+    /// Called for every request the server answered itself (GET and HEAD of the site's files), with the file the
+    /// site answered it with (`served`, as the site resolved the path). Notes a GET of an HTML page answered 200, or
+    /// 304 (a browser revalidating its copy: pages are served `no-cache`, so a repeat view is a 304), to what looks
+    /// like a person's browser opening it, and a GET of /robots.txt; nothing else. `peer` is the socket's address
+    /// (the client's comes from `X-Forwarded-For` of a trusted proxy).
     pub fn answered(
         &self,
         method: &Method,
@@ -133,17 +172,20 @@ impl Collector {
         headers: &HeaderMap,
         peer: IpAddr,
         status: u16,
-        answer_headers: &[(HeaderName, HeaderValue)],
+        served: Option<Served>,
     ) {
-        if method != Method::GET {
+        if method != Method::GET || !(status == 200 || status == 304) {
             return;
         }
-        let kind = if status == 200 && is_html(answer_headers) {
+        let Some(served) = served else {
+            return;
+        };
+        let kind = if served.is_page {
             if !is_navigation(headers) {
                 return;
             }
             Kind::View
-        } else if uri.path() == "/robots.txt" {
+        } else if served.name == "robots.txt" {
             Kind::Robots
         } else {
             return;
@@ -156,12 +198,22 @@ impl Collector {
                 .iter()
                 .filter_map(|value| value.to_str().ok()),
         );
-        self.note(kind, crate::clock::today(), ip, headers, uri);
+        let query = uri.query().unwrap_or("");
+        self.note(kind, crate::clock::today(), ip, headers, served.name, query);
     }
 
-    /// Appends one record: kind, day, IP address (16 bytes), then user agent, host, path, query and referrer, each
-    /// as a 2-byte length and at most [`MAX_FIELD`] bytes.
-    pub(super) fn note(&self, kind: Kind, day: Date, ip: IpAddr, headers: &HeaderMap, uri: &Uri) {
+    /// Appends one record: kind, day, IP address (16 bytes), then user agent, host, the served file's name, query
+    /// and referrer, each as a 2-byte length and at most [`MAX_FIELD`] bytes. Dropped (and counted) when this
+    /// thread's buffer holds [`MAX_BYTES`] or all buffers together about their limit.
+    pub(super) fn note(
+        &self,
+        kind: Kind,
+        day: Date,
+        ip: IpAddr,
+        headers: &HeaderMap,
+        file: &str,
+        query: &str,
+    ) {
         let header = |name: HeaderName| headers.get(name).map_or(&b""[..], HeaderValue::as_bytes);
         let ip = match ip {
             IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
@@ -178,23 +230,33 @@ impl Collector {
                 }
             };
             let mut bytes = lock(&buffers[mine].1);
-            if bytes.len() >= MAX_BYTES {
+            // The total is read (not written) on every view; it is written once per CHUNK bytes of a buffer.
+            if bytes.len() >= MAX_BYTES
+                || self.pending.bytes.load(Ordering::Relaxed) >= self.pending.limit
+            {
                 self.pending.dropped.fetch_add(1, Ordering::Relaxed);
                 return 0;
             }
+            let before = bytes.len();
             bytes.push(kind as u8);
             bytes.extend_from_slice(&day.to_julian_day().to_le_bytes());
             bytes.extend_from_slice(&ip);
             for field in [
                 header(USER_AGENT),
                 header(HOST),
-                uri.path().as_bytes(),
-                uri.query().unwrap_or("").as_bytes(),
+                file.as_bytes(),
+                query.as_bytes(),
                 header(REFERER),
             ] {
                 let field = &field[..field.len().min(MAX_FIELD)];
                 bytes.extend_from_slice(&(field.len() as u16).to_le_bytes());
                 bytes.extend_from_slice(field);
+            }
+            let chunks = bytes.len() / CHUNK - before / CHUNK;
+            if chunks > 0 {
+                self.pending
+                    .bytes
+                    .fetch_add(chunks * CHUNK, Ordering::Relaxed);
             }
             bytes.len()
         });
@@ -219,13 +281,6 @@ impl Drop for Collector {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// Whether the answer is an HTML page.
-fn is_html(answer_headers: &[(HeaderName, HeaderValue)]) -> bool {
-    answer_headers
-        .iter()
-        .any(|(name, value)| *name == CONTENT_TYPE && value.as_bytes().starts_with(b"text/html"))
 }
 
 /// Whether the request looks like a person's browser opening the page: a user agent that begins like every

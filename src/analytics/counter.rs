@@ -1,8 +1,13 @@
 //! The collector's thread: turns the buffered requests into visit rows (programs and robots.txt readers left out,
 //! the device, the referrer's host, the campaign tags, the visitor key from the day's salt) and writes them in one
-//! transaction every write interval and at the stop, folding old days into daily totals once a day.
+//! transaction every write interval and at the stop (tried a few times then), folding old days into daily totals
+//! once a day. At each wake it forgets the salts (and the day's crawlers and caps) of the days before yesterday.
+//!
+//! A flood (random addresses, referrers or campaign tags) cannot grow memory or the database without bound: see
+//! [`Caps`]. What is over a cap is still counted, as `(other)`, or dropped and counted in the log.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +24,42 @@ use crate::leads::store::DbPool;
 
 /// Rows kept in memory while the database refuses them (busy, full, gone); beyond, new rows are dropped and counted.
 const MAX_ROWS: usize = 200_000;
+/// What a value over its day's cap is counted as.
+pub(super) const OTHER: &str = "(other)";
+/// Tries of the last write at the server's stop, with a short pause (doubling from [`FINAL_PAUSE`]) between.
+const FINAL_TRIES: u32 = 4;
+const FINAL_PAUSE: Duration = Duration::from_millis(100);
+
+/// The limits that keep memory and the database bounded under a flood.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Caps {
+    /// Visitors a day that asked for robots.txt kept to leave out; beyond, no more are added (their views count).
+    pub(super) crawlers_per_day: usize,
+    /// Distinct visit rows a day (in this run of the server); beyond, a new row is counted in a row of its device
+    /// with visitor 0, path `(other)`, and `(other)` for a referrer or tag it had.
+    pub(super) rows_per_day: usize,
+    /// Distinct referrer hosts, and distinct values of each campaign tag, a day; beyond, `(other)`.
+    pub(super) values_per_day: usize,
+    /// About the bytes of rows kept in memory while the database refuses them; beyond, new rows are dropped.
+    pub(super) row_bytes: usize,
+    /// About the bytes of requests noted and not yet turned into rows (all buffers); beyond, views are dropped.
+    pub(super) pending_bytes: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            crawlers_per_day: 100_000,
+            rows_per_day: 50_000,
+            values_per_day: 1_000,
+            row_bytes: 64 << 20,
+            pending_bytes: super::collector::MAX_PENDING_BYTES,
+        }
+    }
+}
+
+/// The distinct values seen on one day: referrer hosts, then utm_source, utm_medium, utm_campaign.
+type DayValues = [HashSet<String>; 4];
 
 /// One buffered record, borrowed from the buffer.
 #[derive(Clone, Copy)]
@@ -76,13 +117,20 @@ pub(super) struct Counter {
     stopping: Arc<AtomicBool>,
     /// The batch of last time, emptied, so batches reuse one allocation.
     spare: Vec<u8>,
+    caps: Caps,
     /// The salts of today and yesterday (views from just before midnight may still be buffered).
     salts: Vec<(i32, [u8; 32])>,
-    /// Visitors (day, key) that asked for /robots.txt.
-    crawlers: HashSet<(i32, i64)>,
+    /// Per day, the visitor keys that asked for /robots.txt.
+    crawlers: HashMap<i32, HashSet<i64>>,
+    /// Per day, a hash of each distinct row counted (for [`Caps::rows_per_day`]).
+    day_rows: HashMap<i32, HashSet<u64>>,
+    /// Per day, the distinct referrers and tags counted (for [`Caps::values_per_day`]).
+    day_values: HashMap<i32, DayValues>,
     /// User agents seen lately: `None` for a program's, else the device (the checks run once per agent).
     agents: HashMap<String, Option<Device>>,
     rows: HashMap<Visit, u64>,
+    /// About the memory of `rows`.
+    row_bytes: usize,
     rows_dropped: u64,
     /// The day the old rows were last folded into daily totals.
     folded_on: Option<Date>,
@@ -94,6 +142,7 @@ impl Counter {
         own_hosts: Vec<String>,
         pending: Arc<Pending>,
         stopping: Arc<AtomicBool>,
+        caps: Caps,
     ) -> Counter {
         Counter {
             pool,
@@ -101,10 +150,14 @@ impl Counter {
             pending,
             stopping,
             spare: Vec::new(),
+            caps,
             salts: Vec::new(),
-            crawlers: HashSet::new(),
+            crawlers: HashMap::new(),
+            day_rows: HashMap::new(),
+            day_values: HashMap::new(),
             agents: HashMap::new(),
             rows: HashMap::new(),
+            row_bytes: 0,
             rows_dropped: 0,
             folded_on: None,
         }
@@ -118,16 +171,40 @@ impl Counter {
                 woken.recv_timeout(wait),
                 Err(RecvTimeoutError::Disconnected)
             );
+            // Every wake, traffic or not: a day's salt is gone once the day after it has ended.
+            self.forget_before(crate::clock::today());
             self.fold_pending();
             let stopping = closed || self.stopping.load(Ordering::SeqCst);
-            if stopping || Instant::now() >= next_write {
+            if stopping {
+                // The last chance: a database busy for a moment must not lose the last seconds of views.
+                for attempt in 0..FINAL_TRIES {
+                    if attempt > 0 {
+                        std::thread::sleep(FINAL_PAUSE * 2u32.pow(attempt - 1));
+                    }
+                    if self.write() {
+                        return;
+                    }
+                }
+                rocket::error!(
+                    "visit counts: {} rows could not be written at the stop and are lost",
+                    self.rows.len()
+                );
+                return;
+            }
+            if Instant::now() >= next_write {
                 self.write();
                 next_write = Instant::now() + interval;
             }
-            if stopping {
-                return;
-            }
         }
+    }
+
+    /// Forgets the salts, crawlers and per-day caps of the days before yesterday (`today` minus one).
+    pub(super) fn forget_before(&mut self, today: Date) {
+        let yesterday = today.to_julian_day() - 1;
+        self.salts.retain(|(day, _)| *day >= yesterday);
+        self.crawlers.retain(|day, _| *day >= yesterday);
+        self.day_rows.retain(|day, _| *day >= yesterday);
+        self.day_values.retain(|day, _| *day >= yesterday);
     }
 
     /// Turns the buffered records into rows.
@@ -141,11 +218,15 @@ impl Counter {
             bytes.clear();
         }
         // Crawlers first: one that asked for robots.txt anywhere in the batch is left out of all of it.
+        self.pending.bytes.store(0, Ordering::Relaxed);
         let mut rest = &batch[..];
         while let Some(record) = next_record(&mut rest) {
             if record.kind == Kind::Robots {
                 let visitor = self.visitor(record.day, &record.ip, record.user_agent);
-                self.crawlers.insert((record.day, visitor));
+                let crawlers = self.crawlers.entry(record.day).or_default();
+                if crawlers.len() < self.caps.crawlers_per_day {
+                    crawlers.insert(visitor);
+                }
             }
         }
         // Under load most views repeat one noted a moment before (the same visitor, page and way in, byte for
@@ -190,7 +271,11 @@ impl Counter {
             return;
         };
         let visitor = self.visitor(record.day, &record.ip, record.user_agent);
-        if self.crawlers.contains(&(record.day, visitor)) {
+        if self
+            .crawlers
+            .get(&record.day)
+            .is_some_and(|crawlers| crawlers.contains(&visitor))
+        {
             return;
         }
         let referrer = classify::host_of(&String::from_utf8_lossy(record.referrer));
@@ -199,10 +284,12 @@ impl Counter {
             Some(referrer) == host.as_ref() || self.own_hosts.contains(referrer)
         });
         let tags = Tags::from_query(&String::from_utf8_lossy(record.query));
-        let visit = Visit {
+        let mut visit = Visit {
             day,
             visitor,
-            path: classify::clean_path(&String::from_utf8_lossy(record.path)),
+            path: classify::clean_path(&crate::site::Served::page_path(&String::from_utf8_lossy(
+                record.path,
+            ))),
             referrer: if internal {
                 String::new()
             } else {
@@ -214,11 +301,63 @@ impl Counter {
             device,
             entry: !internal,
         };
-        if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&visit) {
-            self.rows_dropped += times;
+        self.cap(record.day, &mut visit);
+        match self.rows.get_mut(&visit) {
+            Some(views) => *views += times,
+            None => {
+                let bytes = row_bytes(&visit);
+                if self.rows.len() >= MAX_ROWS || self.row_bytes + bytes > self.caps.row_bytes {
+                    self.rows_dropped += times;
+                    return;
+                }
+                self.row_bytes += bytes;
+                self.rows.insert(visit, times);
+            }
+        }
+    }
+
+    /// Applies the day's caps to `visit`: a referrer or tag beyond the day's distinct values is `(other)`; a row
+    /// beyond the day's distinct rows is folded into the overflow row of its device and way in.
+    fn cap(&mut self, day: i32, visit: &mut Visit) {
+        let most = self.caps.values_per_day;
+        let seen = self.day_values.entry(day).or_default();
+        for (seen, value) in seen.iter_mut().zip([
+            &mut visit.referrer,
+            &mut visit.utm_source,
+            &mut visit.utm_medium,
+            &mut visit.utm_campaign,
+        ]) {
+            if value.is_empty() || seen.contains(value.as_str()) {
+                continue;
+            }
+            if seen.len() < most {
+                seen.insert(value.clone());
+            } else {
+                *value = OTHER.to_string();
+            }
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        visit.hash(&mut hasher);
+        let key = hasher.finish();
+        let rows = self.day_rows.entry(day).or_default();
+        if rows.contains(&key) {
             return;
         }
-        *self.rows.entry(visit).or_insert(0) += times;
+        if rows.len() < self.caps.rows_per_day {
+            rows.insert(key);
+            return;
+        }
+        let other = |value: &mut String| {
+            if !value.is_empty() {
+                *value = OTHER.to_string();
+            }
+        };
+        visit.visitor = 0;
+        visit.path = OTHER.to_string();
+        other(&mut visit.referrer);
+        other(&mut visit.utm_source);
+        other(&mut visit.utm_medium);
+        other(&mut visit.utm_campaign);
     }
 
     /// The visitor key of an address and user agent on a day.
@@ -234,38 +373,80 @@ impl Counter {
         i64::from_le_bytes(first)
     }
 
-    /// The day's salt, made on first use; salts (and crawlers) of days before yesterday are forgotten then.
+    #[cfg(test)]
+    pub(super) fn salt_for_test(&mut self, day: i32) {
+        self.salt(day);
+    }
+
+    #[cfg(test)]
+    pub(super) fn salt_days(&self) -> Vec<i32> {
+        self.salts.iter().map(|(day, _)| *day).collect()
+    }
+
+    /// The day's salt, made on first use; those of the days before yesterday are forgotten at every wake (see
+    /// [`Counter::forget_before`]).
     fn salt(&mut self, day: i32) -> [u8; 32] {
         if let Some((_, salt)) = self.salts.iter().find(|(known, _)| *known == day) {
             return *salt;
         }
         let salt = random_salt();
-        self.salts.retain(|(known, _)| *known >= day - 1);
-        self.crawlers.retain(|(known, _)| *known >= day - 1);
         self.salts.push((day, salt));
         salt
     }
 
-    /// Writes the rows gathered; on failure keeps them for the next try. Folds old days once a day, with a batch
-    /// (a server nobody visits leaves the file alone).
-    fn write(&mut self) {
+    /// Writes the rows gathered; on failure keeps them for the next try (unless the transaction was committed and
+    /// only the check of the file after it failed: those rows are in the database, and adding them again would
+    /// count them twice). Folds old days once a day, with a batch (a server nobody visits leaves the file alone).
+    /// True when nothing is left to write.
+    fn write(&mut self) -> bool {
         if self.rows.is_empty() {
-            return;
+            return true;
         }
         let today = crate::clock::today();
         let fold = (self.folded_on != Some(today)).then(|| store::fold_before(today));
-        match store::save(&self.pool, &self.rows, fold) {
-            Ok(()) => {
-                self.rows.clear();
-                if fold.is_some() {
-                    self.folded_on = Some(today);
+        let result = store::save(&self.pool, &self.rows, fold);
+        let done = match &result {
+            Ok(late) => {
+                if *late > 0 {
+                    rocket::warn!(
+                        "visit counts: {late} page views of days already folded into daily totals were not added"
+                    );
                 }
+                true
+            }
+            Err(error) if error.committed => {
+                rocket::error!(
+                    "visit counts written, but the database file check after it failed (not written again): {}",
+                    error.error
+                );
+                true
             }
             Err(error) => {
-                rocket::error!("visit counts not written, kept in memory to try again: {error}")
+                rocket::error!(
+                    "visit counts not written, kept in memory to try again: {}",
+                    error.error
+                );
+                false
+            }
+        };
+        if done {
+            self.rows.clear();
+            self.row_bytes = 0;
+            if fold.is_some() {
+                self.folded_on = Some(today);
             }
         }
+        done
     }
+}
+
+/// About the memory a row takes in the map (its strings and the map's own bytes).
+fn row_bytes(visit: &Visit) -> usize {
+    128 + visit.path.len()
+        + visit.referrer.len()
+        + visit.utm_source.len()
+        + visit.utm_medium.len()
+        + visit.utm_campaign.len()
 }
 
 /// 32 bytes from the operating system's random source.

@@ -93,7 +93,8 @@ pub fn page(report: &Report) -> String {
     }
 
     out.push_str("<h2>Top pages</h2>\n");
-    table(
+    table_more(
+        report.pages.len(),
         &mut out,
         &["Page", "Views", "Visitors", "Leads"],
         report.pages.iter().take(TOP).map(|row| {
@@ -106,7 +107,8 @@ pub fn page(report: &Report) -> String {
         }),
     );
     out.push_str("<h2>Top sources</h2>\n");
-    table(
+    table_more(
+        report.sources.len(),
         &mut out,
         &["Source", "Visitors", "Leads"],
         report.sources.iter().take(TOP).map(|row| {
@@ -123,7 +125,8 @@ pub fn page(report: &Report) -> String {
         .iter()
         .filter_map(|row| row.conversion_rate)
         .fold(0.0_f64, f64::max);
-    table(
+    table_more(
+        report.sources.len(),
         &mut out,
         &["Source", "Leads per visitor"],
         report.sources.iter().take(TOP).map(|row| {
@@ -141,10 +144,11 @@ pub fn page(report: &Report) -> String {
         }),
     );
     out.push_str("<h2>Campaigns</h2>\n");
-    table(
+    table_more(
+        report.campaigns.len(),
         &mut out,
         &["Campaign", "Visitors", "Leads", "Conversion"],
-        report.campaigns.iter().map(|row| {
+        report.campaigns.iter().take(TOP).map(|row| {
             vec![
                 escape(&row.campaign),
                 row.visitors.to_string(),
@@ -210,6 +214,24 @@ fn bars(label: &str, values: &[(&str, i64)], color: &str) -> String {
     svg
 }
 
+/// [`table`] of the first [`TOP`] of `all` rows, and a line saying how many more there are (in the JSON and the
+/// terminal's table).
+fn table_more(
+    all: usize,
+    out: &mut String,
+    headings: &[&str],
+    rows: impl Iterator<Item = Vec<String>>,
+) {
+    table(out, headings, rows);
+    if all > TOP {
+        let _ = writeln!(
+            out,
+            "<p>{} more, in the report's JSON or table (truckins report --format json).</p>",
+            all - TOP
+        );
+    }
+}
+
 /// A table in a horizontally scrolling box (wide tables stay readable on a phone); cells are HTML already.
 fn table(out: &mut String, headings: &[&str], rows: impl Iterator<Item = Vec<String>>) {
     let rows: Vec<Vec<String>> = rows.collect();
@@ -230,4 +252,42 @@ fn table(out: &mut String, headings: &[&str], rows: impl Iterator<Item = Vec<Str
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table></div>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::report::{CampaignRow, Report, Totals};
+
+    #[test]
+    fn analytics_html_campaigns_show_the_top_ones_and_how_many_more() {
+        let campaigns = (0..13)
+            .map(|n| CampaignRow {
+                campaign: format!("campaign-{n:02}"),
+                visitors: 100 - n,
+                leads: 0,
+                conversion_rate: Some(0.0),
+            })
+            .collect();
+        let report = Report {
+            totals: Totals {
+                since: "2026-03-01".into(),
+                until: "2026-03-28".into(),
+                visitors: 0,
+                pageviews: 0,
+                leads: 0,
+                leads_by_form: BTreeMap::new(),
+                conversion_rate: None,
+            },
+            pages: Vec::new(),
+            sources: Vec::new(),
+            campaigns,
+            devices: Vec::new(),
+            days: Vec::new(),
+        };
+        let page = super::page(&report);
+        assert!(page.contains("campaign-09") && !page.contains("campaign-10"));
+        assert!(page.contains("<p>3 more, "), "{page}");
+    }
 }

@@ -2,8 +2,9 @@
 //! identifies a person, and the owner's report that joins them to the leads.
 //!
 //! ```text
-//! src/server/answer.rs ──every request it answers──> Collector::answered (collector.rs: a GET answered 200 with
-//!     HTML to a browser is copied into the worker's buffer; nothing else happens on the request's path)
+//! src/server/answer.rs ──every request it answers, and the file the site served──> Collector::answered
+//!     (collector.rs: a GET of an HTML page answered 200 or 304 to a browser is copied into the worker's buffer;
+//!     nothing else happens on the request's path)
 //!   └─ the collector's thread (counter.rs), every 10 s and at the server's stop: programs left out, device,
 //!      referrer host, campaign tags (classify.rs), visitor key from the day's salt (in memory only) -> rows written
 //!      in one transaction (store.rs: analytics_visits, 90 days; older days folded into analytics_daily once a day)

@@ -8,7 +8,7 @@ use rusqlite::params;
 use time::{Date, Duration};
 
 use super::classify::Device;
-use crate::leads::store::{self, Connection, DbPool, StoreError};
+use crate::leads::store::{self, Connection, DbPool, StoreError, WriteError};
 
 /// Days whose views are kept row by row; older days are kept as daily totals only.
 pub const KEEP_DAYS: i64 = 90;
@@ -36,20 +36,38 @@ pub fn day_text(day: Date) -> String {
 }
 
 /// Adds `rows` (each with its number of views) in one transaction; with `fold_before`, then folds the days before it
-/// into daily totals.
+/// into daily totals. Rows of a day already folded (late, from before a stop or a clock change) are left out: its
+/// daily totals cannot take more visitors without counting some twice. Returns the views so left out.
 pub fn save(
     pool: &DbPool,
     rows: &HashMap<Visit, u64>,
     fold_before: Option<Date>,
-) -> Result<(), StoreError> {
-    store::write(pool, |transaction| {
+) -> Result<u64, WriteError> {
+    store::write_checked(pool, |transaction| {
+        let mut folded = transaction.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM analytics_daily WHERE day = ?1 AND dimension = 'total')",
+        )?;
+        let mut is_folded: HashMap<Date, bool> = HashMap::new();
         let mut insert = transaction.prepare_cached(
             "INSERT INTO analytics_visits (day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, \
              device, entry, views) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
              ON CONFLICT (day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device, entry) \
              DO UPDATE SET views = views + excluded.views",
         )?;
+        let mut late = 0u64;
         for (visit, views) in rows {
+            let day_is_folded = match is_folded.get(&visit.day) {
+                Some(known) => *known,
+                None => {
+                    let known: bool = folded.query_row([day_text(visit.day)], |row| row.get(0))?;
+                    is_folded.insert(visit.day, known);
+                    known
+                }
+            };
+            if day_is_folded {
+                late += views;
+                continue;
+            }
             insert.execute(params![
                 day_text(visit.day),
                 visit.visitor,
@@ -66,7 +84,7 @@ pub fn save(
         if let Some(before) = fold_before {
             fold(transaction, &day_text(before))?;
         }
-        Ok(())
+        Ok(late)
     })
 }
 

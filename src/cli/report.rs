@@ -30,7 +30,7 @@ pub struct ReportArgs {
     /// First day counted, YYYY-MM-DD (UTC) [default: 28 days up to --until].
     #[arg(long)]
     since: Option<String>,
-    /// Last day counted, included, YYYY-MM-DD (UTC) [default: today].
+    /// Last day counted, included, YYYY-MM-DD (UTC) [default: yesterday, the last complete day].
     #[arg(long)]
     until: Option<String>,
     /// What to write.
@@ -48,7 +48,11 @@ pub fn run(args: ReportArgs, figment: &Figment) -> Result<(), String> {
     }
     let until = match &args.until {
         Some(text) => day("--until", text)?,
-        None => clock::today(),
+        // Complete days only: today's counts are still growing (a weekly report ends with a full day).
+        None => {
+            let today = clock::today();
+            today.previous_day().unwrap_or(today)
+        }
     };
     let range = match &args.since {
         Some(text) => Range {

@@ -70,7 +70,7 @@ pub(super) async fn answer(
     let path = request.uri().path();
     let is_get = request.method() == Method::GET || request.method() == Method::HEAD;
     let answer = if is_get && site::serves(path) {
-        let answer = site_file(&shared, &request);
+        let (answer, served) = site_file(&shared, &request);
         shared
             .log
             .record(request.method().as_str(), path, answer.status, started);
@@ -81,7 +81,7 @@ pub(super) async fn answer(
                 request.headers(),
                 peer.ip(),
                 answer.status,
-                &answer.headers,
+                served,
             );
         }
         answer
@@ -109,8 +109,12 @@ pub(super) async fn answer(
     Ok(response)
 }
 
-/// A GET or HEAD of the site's files, answered from memory. (For HEAD, hyper sends the head alone.)
-pub(super) fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer {
+/// A GET or HEAD of the site's files, answered from memory (for HEAD, hyper sends the head alone), and the file
+/// that answered it, if one did.
+pub(super) fn site_file(
+    shared: &Shared,
+    request: &Request<Incoming>,
+) -> (Answer, Option<site::Served>) {
     let headers = request.headers();
     let negotiation = Negotiation::new(
         headers
@@ -121,7 +125,7 @@ pub(super) fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer 
             .get(IF_NONE_MATCH)
             .and_then(|value| value.to_str().ok()),
     );
-    let response = site::respond(
+    let (response, served) = site::respond_served(
         request.uri().path(),
         request.uri().query(),
         &negotiation,
@@ -134,12 +138,13 @@ pub(super) fn site_file(shared: &Shared, request: &Request<Incoming>) -> Answer 
             headers.push((header_name(name), value));
         }
     }
-    Answer {
+    let answer = Answer {
         status: response.status().code,
         headers,
         body: response.body().map(Bytes::from_static).unwrap_or_default(),
         close: false,
-    }
+    };
+    (answer, served)
 }
 
 /// A header name as hyper wants it (lowercase); our names are all valid, so the fallback is never taken.

@@ -47,16 +47,61 @@ pub fn respond(
     negotiation: &Negotiation<'_>,
     overlay: &Overlay,
 ) -> SiteResponse {
+    respond_served(path, query, negotiation, overlay).0
+}
+
+/// [`respond`], and the embedded file it settled on when the path named one (not for a redirect or an error page):
+/// the visit counts take the page from here, whatever the path as sent looked like (`/%61bout`, `/index.html`).
+pub fn respond_served(
+    path: &str,
+    query: Option<&str>,
+    negotiation: &Negotiation<'_>,
+    overlay: &Overlay,
+) -> (SiteResponse, Option<Served>) {
     match resolve(path) {
-        Resolution::File(name) => SiteResponse::file(name, Status::Ok, negotiation, true, overlay),
+        Resolution::File(name) => (
+            SiteResponse::file(name, Status::Ok, negotiation, true, overlay),
+            Some(Served::file(name)),
+        ),
         Resolution::Redirect(path) => {
             let location = match query {
                 Some(query) => format!("{path}?{query}"),
                 None => path,
             };
-            SiteResponse::redirect(location)
+            (SiteResponse::redirect(location), None)
         }
-        Resolution::Error(status, page) => SiteResponse::error(status, page, negotiation, overlay),
+        Resolution::Error(status, page) => (
+            SiteResponse::error(status, page, negotiation, overlay),
+            None,
+        ),
+    }
+}
+
+/// An embedded file a request was answered with (200, or 304 when the browser's copy is current).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Served {
+    /// Its name in the site, as [`resolve`] settled on it: `index.html`, `about/index.html`, `robots.txt`.
+    pub name: &'static str,
+    /// Whether it is an HTML page (a page view), rather than an asset, a feed or robots.txt.
+    pub is_page: bool,
+}
+
+impl Served {
+    pub fn file(name: &'static str) -> Served {
+        Served {
+            name,
+            is_page: name.ends_with(".html"),
+        }
+    }
+
+    /// The page's path as visitors know it: `/` for `index.html`, `/about` for `about/index.html`, `/x.html` for
+    /// any other HTML file.
+    pub fn page_path(name: &str) -> String {
+        let stem = match name.strip_suffix("index.html") {
+            Some(directory) => directory.trim_end_matches('/'),
+            None => name,
+        };
+        format!("/{stem}")
     }
 }
 

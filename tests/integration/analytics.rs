@@ -56,8 +56,12 @@ fn page(http: &mut Http, target: &str, ip: &str, agent: &str, referer: Option<&s
     reply
 }
 
+/// Moves the server's test clock: the file is replaced whole (written beside it, then renamed over it), so the
+/// server never reads a half-written time.
 fn set_day(clock: &Path, time: &str) {
-    std::fs::write(clock, time).unwrap();
+    let partial = sibling(clock, ".partial");
+    std::fs::write(&partial, time).unwrap();
+    std::fs::rename(&partial, clock).unwrap();
 }
 
 fn post(http: &mut Http, form: &str, ip: &str, agent: &str, body: &Value) {
@@ -385,6 +389,68 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
         table
             .contains("visitors 5   pageviews 7   leads 3 (contact 1, quote 2)   conversion 60.0%"),
         "{table}"
+    );
+    // Without --until, the report ends yesterday (complete days): on day 2 it ends with day 1.
+    let output = truckins(dir.path())
+        .args(["report", "--database"])
+        .arg(&database)
+        .args(["--format", "json"])
+        .env("TRUCKINS_TEST_CLOCK", &clock)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&report["totals"]["since"], &report["totals"]["until"]),
+        (&json!("2026-02-03"), &json!("2026-03-02"))
+    );
+    assert_eq!(report["totals"]["pageviews"], 5);
+}
+
+/// A repeat view answered 304 (the browser's copy is current) counts like the first, and a page opened by another
+/// path to the same file (`/%61bout`, `/index.html`) counts under the page's own path.
+#[test]
+fn analytics_revalidated_views_and_other_paths_to_a_page_count_as_that_page() {
+    let dir = TempDir::new("analytics-304");
+    let database = dir.path().join("leads.db");
+    let mut server = Server::start_with_env(
+        dir.path(),
+        "analytics-304",
+        &["--trusted-proxy", "127.0.0.1"],
+        &[("TRUCKINS_DATABASE", database.to_str().unwrap())],
+    );
+    let mut http = server.http();
+    let first = page(&mut http, "/about", A, PHONE, None);
+    let etag = first
+        .header("etag")
+        .expect("pages carry an ETag")
+        .to_string();
+    let again = request(
+        &mut http,
+        "GET",
+        "/about",
+        A,
+        PHONE,
+        &[("Accept-Language", "en"), ("If-None-Match", &etag)],
+    );
+    assert_eq!(again.status, 304);
+    page(&mut http, "/%61bout", B, DESKTOP, None);
+    page(&mut http, "/index.html", B, DESKTOP, None);
+    drop(http);
+    assert!(server.terminate().success());
+
+    let connection = rusqlite::Connection::open(&database).unwrap();
+    let views: Vec<(String, i64)> = connection
+        .prepare("SELECT path, SUM(views) FROM analytics_visits GROUP BY path ORDER BY path")
+        .unwrap()
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        views,
+        [("/".to_string(), 1), ("/about".to_string(), 3)],
+        "the 304 counted, and the paths as the site resolved them"
     );
 }
 

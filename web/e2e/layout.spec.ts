@@ -11,6 +11,8 @@ async function holdNextNavigation(page: Page) {
 
 test('every page hydrates its islands with no console errors', async ({ page }) => {
   const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post'];
+  // A bound per page, not for the whole list: a loaded machine slows every page alike.
+  test.setTimeout(paths.length * 15_000);
   for (const path of paths) {
     const console = watchConsole(page);
     const response = await page.goto(path);

@@ -16,6 +16,7 @@ use crate::analytics::collector::{Collector, Kind};
 use crate::analytics::report::{self, Range};
 use crate::analytics::store::{self, Visit};
 use crate::leads::store::{DbPool, open};
+use crate::site::Served;
 
 const PHONE: &str =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
@@ -66,13 +67,34 @@ fn analytics_batches_are_written_within_the_interval_with_a_new_salt_each_day() 
     )
     .unwrap();
     let ip: IpAddr = "203.0.113.5".parse().unwrap();
-    let home: Uri = "/?utm_source=x".parse().unwrap();
+
     // Days within the 90 kept row by row (older ones would be folded into daily totals at once).
     let today = crate::clock::today();
     let yesterday = today.previous_day().unwrap();
-    collector.note(Kind::View, yesterday, ip, &headers(PHONE), &home);
-    collector.note(Kind::View, yesterday, ip, &headers(PHONE), &home);
-    collector.note(Kind::View, today, ip, &headers(PHONE), &home);
+    collector.note(
+        Kind::View,
+        yesterday,
+        ip,
+        &headers(PHONE),
+        "index.html",
+        "utm_source=x",
+    );
+    collector.note(
+        Kind::View,
+        yesterday,
+        ip,
+        &headers(PHONE),
+        "index.html",
+        "utm_source=x",
+    );
+    collector.note(
+        Kind::View,
+        today,
+        ip,
+        &headers(PHONE),
+        "index.html",
+        "utm_source=x",
+    );
     // Written by the thread on its own, without a stop: wait for it.
     let deadline = Instant::now() + Duration::from_secs(10);
     while rows(&pool).len() < 2 {
@@ -101,13 +123,10 @@ fn analytics_batches_are_written_within_the_interval_with_a_new_salt_each_day() 
 fn analytics_programs_heads_and_robots_txt_readers_are_not_counted() {
     let pool = database("programs");
     let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
-    let html = [(
-        hyper::header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    )];
+    let html = Some(Served::file("about/index.html"));
     let about: Uri = "/about".parse().unwrap();
     let answered = |method: &Method, uri: &Uri, headers: &HeaderMap, ip: &str, status: u16| {
-        collector.answered(method, uri, headers, ip.parse().unwrap(), status, &html);
+        collector.answered(method, uri, headers, ip.parse().unwrap(), status, html);
     };
     answered(&Method::GET, &about, &headers(PHONE), "198.51.100.1", 200);
     answered(&Method::HEAD, &about, &headers(PHONE), "198.51.100.2", 200);
@@ -132,7 +151,7 @@ fn analytics_programs_heads_and_robots_txt_readers_are_not_counted() {
         &headers(PHONE),
         "198.51.100.7".parse().unwrap(),
         200,
-        &[],
+        Some(Served::file("robots.txt")),
     );
     answered(&Method::GET, &about, &headers(PHONE), "198.51.100.7", 200);
     collector.stop();
@@ -193,10 +212,7 @@ fn analytics_old_days_folded_into_daily_totals_leave_the_report_unchanged() {
 fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
     let pool = database("hostile");
     let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
-    let html = [(
-        hyper::header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html"),
-    )];
+    let html = Some(Served::file("about/index.html"));
     let long = "A".repeat(10_000);
     let mut hostile = headers(PHONE);
     hostile.insert(
@@ -222,7 +238,7 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
             &hostile,
             "2001:db8::1".parse().unwrap(),
             200,
-            &html,
+            html,
         );
     }
     collector.stop();

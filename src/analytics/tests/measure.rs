@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use hyper::header::HeaderValue;
 use hyper::{Method, Uri};
+
+use crate::site::Served;
 use time::{Date, Month};
 
 use super::counting::{database, headers};
@@ -143,42 +145,29 @@ fn analytics_cost_per_view() {
     }
     let pool = database("cost");
     let collector = Collector::start(pool.clone(), Vec::new(), Vec::new()).unwrap();
-    let html = [
-        (
-            hyper::header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        ),
-        (
-            hyper::header::CACHE_CONTROL,
-            HeaderValue::from_static("no-cache"),
-        ),
-    ];
     let mut request = headers(
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
     );
     request.insert("accept-encoding", HeaderValue::from_static("br, gzip"));
-    let paths: Vec<Uri> = [
-        "/",
-        "/get-quote",
-        "/products/dump-truck-insurance",
-        "/about",
-        "/blog",
+    let paths: Vec<(Uri, Served)> = [
+        ("/", "index.html"),
+        ("/get-quote", "get-quote/index.html"),
+        (
+            "/products/dump-truck-insurance",
+            "products/dump-truck-insurance/index.html",
+        ),
+        ("/about", "about/index.html"),
+        ("/blog", "blog/index.html"),
     ]
     .iter()
-    .map(|path| path.parse().unwrap())
+    .map(|(path, file)| (path.parse().unwrap(), Served::file(file)))
     .collect();
     let peer: IpAddr = "127.0.0.1".parse().unwrap();
     const VIEWS: u32 = 1_000_000;
     let (process, thread) = (cpu(libc::RUSAGE_SELF), cpu(libc::RUSAGE_THREAD));
     for n in 0..VIEWS {
-        collector.answered(
-            &Method::GET,
-            &paths[n as usize % 5],
-            &request,
-            peer,
-            200,
-            &html,
-        );
+        let (uri, served) = &paths[n as usize % 5];
+        collector.answered(&Method::GET, uri, &request, peer, 200, Some(*served));
     }
     let on_path = cpu(libc::RUSAGE_THREAD) - thread;
     collector.stop();

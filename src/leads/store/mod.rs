@@ -165,6 +165,43 @@ pub fn write<T>(
     pool: &DbPool,
     work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    write_checked(pool, work).map_err(|error| error.error)
+}
+
+/// Why [`write_checked`] failed, and whether its transaction was committed all the same (only the check of the file
+/// after the commit failed: what was written is in the file that was open, and writing it again would add it twice).
+#[derive(Debug)]
+pub struct WriteError {
+    pub error: StoreError,
+    pub committed: bool,
+}
+
+impl From<StoreError> for WriteError {
+    fn from(error: StoreError) -> WriteError {
+        WriteError {
+            error,
+            committed: false,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for WriteError {
+    fn from(error: rusqlite::Error) -> WriteError {
+        WriteError::from(StoreError::from(error))
+    }
+}
+
+impl From<r2d2::Error> for WriteError {
+    fn from(error: r2d2::Error) -> WriteError {
+        WriteError::from(StoreError::from(error))
+    }
+}
+
+/// [`write`], telling a failure after the commit from one before it.
+pub fn write_checked<T>(
+    pool: &DbPool,
+    work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+) -> Result<T, WriteError> {
     let mut connection = pool.get()?;
     let _writer = WRITER
         .lock()
@@ -174,7 +211,10 @@ pub fn write<T>(
     pool.check_file()?;
     let result = work(&transaction)?;
     transaction.commit()?;
-    pool.check_file()?;
+    pool.check_file().map_err(|error| WriteError {
+        error,
+        committed: true,
+    })?;
     Ok(result)
 }
 
