@@ -47,6 +47,11 @@ fn main() {
         .iter()
         .map(|t| t.value.as_str())
         .collect();
+    let type_labels: String = forms
+        .insurance_types
+        .iter()
+        .map(|t| format!("{}\t{}\n", t.value, t.label))
+        .collect();
     for (name, text) in [
         // The server stores the consent text with each lead: the same words the form shows.
         ("consent.txt", forms.consent_text.as_str()),
@@ -55,6 +60,12 @@ fn main() {
         ("insurance-types.txt", &insurance_types.join("\n")),
         // The base URL the pages are built with; the server rewrites it when configured with another.
         ("base-url.txt", content.site.base_url.as_str()),
+        // For the notification e-mails (src/notify): each type's label ("hotshot\tHot Shot"), the agency's name and phone.
+        ("insurance-type-labels.txt", &type_labels),
+        (
+            "agency.txt",
+            &format!("{}\n{}", content.site.brand, content.site.phone),
+        ),
     ] {
         write_file(&out_dir.join(name), text.as_bytes());
     }

@@ -42,6 +42,29 @@ pub struct Settings {
     /// Connections served at once; more wait to be accepted. Lowered at start to what the process's limit on
     /// open files leaves room for.
     pub max_connections: usize,
+
+    // Lead notifications (src/notify): the agency's e-mail, a signed webhook and the visitor's confirmation.
+    /// The agency's mail relay: `smtp://user:pass@host:587` (STARTTLS required), `smtps://user:pass@host:465`, or
+    /// `smtp://host:25?tls=none` for a relay on this machine only. Unset: no e-mail.
+    pub smtp_url: Option<String>,
+    /// A PEM file of certificate authorities trusted for the relay besides the public ones (a private CA).
+    pub smtp_ca_file: Option<PathBuf>,
+    /// Where the agency's e-mail about each lead goes: one address or several (comma-separated in the environment).
+    #[serde(deserialize_with = "crate::notify::addresses")]
+    pub notify_to: Vec<String>,
+    /// The sender of every e-mail: an address of the agency's own domain (SPF/DKIM), never the visitor's.
+    pub mail_from: Option<String>,
+    /// The agency's CRM or automation hook, sent each lead as JSON (https, or http to this machine only).
+    pub webhook_url: Option<String>,
+    /// The key the webhook's `X-Truckins-Signature` (HMAC-SHA256) is made with; required with `webhook_url`.
+    pub webhook_secret: Option<String>,
+    /// Send the visitor a short confirmation (at most one per address per 24 h).
+    pub autoreply: bool,
+    /// Seconds a webhook receiver has to answer; an SMTP relay has three times as long per command.
+    pub notify_timeout: u64,
+    /// Seconds before the first retry of a failed delivery; each later wait doubles (up to an hour), with jitter.
+    /// Lowered by the tests; the default keeps the first retry within 30 s.
+    pub notify_retry_base: f64,
     /// Count the pages served to people, without cookies and without keeping anything that identifies them, for
     /// `truckins report` (see `src/analytics/`); `false` counts nothing.
     pub analytics: bool,
@@ -72,6 +95,15 @@ impl Default for Settings {
             hsts: false,
             request_head_timeout: 10,
             max_connections: 4096,
+            smtp_url: None,
+            smtp_ca_file: None,
+            notify_to: Vec::new(),
+            mail_from: None,
+            webhook_url: None,
+            webhook_secret: None,
+            autoreply: false,
+            notify_timeout: 10,
+            notify_retry_base: 10.0,
             analytics: true,
             test_clock: None,
         }
@@ -88,7 +120,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 13] = [
+pub const KEYS: [&str; 22] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -100,6 +132,15 @@ pub const KEYS: [&str; 13] = [
     "hsts",
     "request_head_timeout",
     "max_connections",
+    "smtp_url",
+    "smtp_ca_file",
+    "notify_to",
+    "mail_from",
+    "webhook_url",
+    "webhook_secret",
+    "autoreply",
+    "notify_timeout",
+    "notify_retry_base",
     "analytics",
     "test_clock",
 ];
@@ -218,6 +259,7 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
                 .into(),
         );
     }
+    crate::notify::check(&settings)?;
     Ok(settings)
 }
 
@@ -298,6 +340,7 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
             if settings.analytics { "on" } else { "off" }
         ),
     ];
+    lines.extend(crate::notify::describe(settings));
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
             "test_clock = {} (TESTS ONLY: the time is read from this file)",

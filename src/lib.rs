@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod errors;
 pub mod leads;
+pub mod notify;
 pub mod ops;
 pub mod security;
 pub mod server;

@@ -31,6 +31,8 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli::serve::run(args, figment),
         Command::Leads(command) => cli::leads::run(command, &figment),
         Command::Carriers(command) => cli::carriers::run(command, &figment),
+        Command::Outbox(command) => cli::outbox::run(command, &figment),
+        Command::Notify(command) => cli::notify::run(command, &figment),
         Command::Report(args) => cli::report::run(args, &figment),
         Command::Backup { file } => cli::backup::run(&figment, &file),
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),

@@ -1,5 +1,6 @@
-//! Running in production: `GET /healthz` (the process answers and a lead could be stored now) and a request log with
-//! method, path, status and duration for every request (text or JSON lines). The log never holds a lead's content:
+//! Running in production: `GET /healthz` (the process answers and a lead could be stored now; with notifications on,
+//! also their backlog) and a request log with method, path, status and duration for every request (text or JSON
+//! lines). The log never holds a lead's content:
 //! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
 //! request, and every line is out by the time the server has stopped.
 
@@ -37,7 +38,39 @@ async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json
             answer
         }
     };
-    (answer.0, Json(answer.1))
+    let (status, mut body) = answer;
+    // The notification backlog, when notifications are on: it never makes the check fail (a relay that is down
+    // is no reason to stop taking leads), but shows that deliveries are waiting.
+    if leads.outbox.is_active() {
+        body["deliveries"] = deliveries(leads).await;
+    }
+    (status, Json(body))
+}
+
+/// Deliveries waiting (and the age of the oldest) and failed, for `/healthz`.
+async fn deliveries(leads: &Leads) -> Value {
+    let pool = leads.pool.clone();
+    let backlog = rocket::tokio::task::spawn_blocking(move || {
+        let connection = pool.get().map_err(|e| e.to_string())?;
+        crate::notify::outbox::backlog(&connection).map_err(|e| e.to_string())
+    })
+    .await;
+    match backlog {
+        Ok(Ok(backlog)) => json!({
+            "pending": backlog.pending,
+            "oldest_pending_seconds": backlog.oldest_pending_seconds,
+            "failed": backlog.failed,
+        }),
+        // The details (a path, SQLite's words) go to the log, not to whoever asks /healthz.
+        Ok(Err(error)) => {
+            rocket::error!("health check: the delivery backlog could not be read: {error}");
+            json!({ "error": "the delivery backlog could not be read" })
+        }
+        Err(error) => {
+            rocket::error!("health check: the delivery backlog could not be read: {error}");
+            json!({ "error": "the delivery backlog could not be read" })
+        }
+    }
 }
 
 /// The last health probe: when it began and what it answered.

@@ -13,7 +13,7 @@ missing() { printf '\nMissing: %s\n' "$*" >&2; exit 1; }
 
 command -v cargo >/dev/null || missing "Rust (cargo). Install it from your distribution or with rustup."
 command -v node >/dev/null || missing "Node.js 20 or later (node and npm)."
-command -v python3 >/dev/null || missing "python3 (used to pick a free port)."
+command -v python3 >/dev/null || missing "python3 (used to pick a free port, and for the notification tests' SMTP server)."
 
 # Debian packages the tests need, installed when run as root: Chromium for the browser suite, a Java runtime for
 # the Nu Html Checker.
@@ -34,6 +34,12 @@ if [ ! -x "$CHROMIUM" ]; then
 fi
 export CHROMIUM
 command -v java >/dev/null || install_package default-jre-headless "the Nu Html Checker"
+# The notification tests (tests/integration/notify) send mail to a real SMTP server: Python's aiosmtpd.
+if ! python3 -c 'import aiosmtpd' 2>/dev/null; then
+  step "Installing aiosmtpd (the SMTP server of the notification tests)"
+  python3 -m pip install --quiet aiosmtpd || python3 -m pip install --quiet --break-system-packages aiosmtpd ||
+    missing "Python's aiosmtpd (the notification tests' SMTP server). Install it with: python3 -m pip install aiosmtpd"
+fi
 
 step "Formatting and lints"
 cargo fmt --all --check

@@ -1,6 +1,7 @@
 //! `truckins leads export|list|status`: leads written as CSV or JSON, shown as a table (the table printer is here),
 //! or moved to another status. Whatever a visitor typed is printed as text, never as terminal control sequences.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use std::path::PathBuf;
 use clap::{Subcommand, ValueEnum};
 use rocket::figment::Figment;
 use truckins::leads::{export, store};
+use truckins::notify::outbox;
 
 use super::open_existing;
 
@@ -108,7 +110,13 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 },
             )
             .map_err(|e| e.to_string())?;
-            written_unless_closed(print_table(&leads), "the list")
+            // Whether each lead's notifications went out (src/notify).
+            let ids: Vec<i64> = leads.iter().map(|lead| lead.id).collect();
+            let notified = pool
+                .get()
+                .map_err(|e| e.to_string())
+                .and_then(|c| outbox::summaries(&c, &ids).map_err(|e| e.to_string()))?;
+            written_unless_closed(print_table(&leads, &notified), "the list")
         }
         LeadsCommand::Status { id, status } => {
             if store::set_status(&pool, id, status).map_err(|e| e.to_string())? {
@@ -123,7 +131,7 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
 
 /// The outcome of writing `what`, where a reader that stopped early (`| head`) is no failure: what it wanted was
 /// written.
-fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), String> {
+pub(super) fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), String> {
     match result {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         result => result.map_err(|e| format!("cannot write {what}: {e}")),
@@ -131,11 +139,11 @@ fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), 
 }
 
 /// `leads list`: one line a lead, newest first.
-fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
+fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "   id  created (UTC)         source    status     name                      email                         about"
+        "   id  created (UTC)         source    status     name                      email                         notified          about"
     )?;
     for lead in leads {
         let about = match lead.source {
@@ -155,14 +163,15 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
         };
         writeln!(
             out,
-            "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {}",
+            "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {:<16}  {}",
             lead.id,
             clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
             clip(lead.source.as_str(), 8),
             clip(lead.status.as_str(), 9),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
-            clip(&about, 72)
+            clip(notified.get(&lead.id).map_or("-", String::as_str), 16),
+            clip(&about, 56)
         )?;
     }
     if leads.is_empty() {
@@ -174,7 +183,7 @@ fn print_table(leads: &[store::Lead]) -> std::io::Result<()> {
 /// `text` on one line of at most `width` characters. Whatever a visitor typed (or an older version stored) is shown
 /// as text, never as terminal control sequences: line breaks and tabs as spaces, other control and bidirectional
 /// characters as U+FFFD.
-fn clip(text: &str, width: usize) -> String {
+pub(super) fn clip(text: &str, width: usize) -> String {
     let text = export::printable(text).replace(['\n', '\t'], " ");
     let text = text.as_str();
     if text.chars().count() <= width {

@@ -1,12 +1,14 @@
 //! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`,
-//! `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on top, the
-//! existing leads database).
+//! `outbox`, `notify`, `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on
+//! top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
 pub mod carriers;
 pub mod healthcheck;
 pub mod leads;
+pub mod notify;
+pub mod outbox;
 pub mod report;
 pub mod serve;
 
@@ -43,6 +45,12 @@ pub enum Command {
     /// Work with the FMCSA carrier census behind the quote form's DOT lookup.
     #[command(subcommand)]
     Carriers(carriers::CarriersCommand),
+    /// The lead notifications (e-mail, webhook, confirmations): list them, send failed ones again.
+    #[command(subcommand)]
+    Outbox(outbox::OutboxCommand),
+    /// Check the notification settings by sending a test e-mail and webhook.
+    #[command(subcommand)]
+    Notify(notify::NotifyCommand),
     /// What the site earned over a range of days: visitors, pageviews and leads by page, source, campaign and
     /// device, and per day (pages counted by the server itself, without cookies; see the privacy policy).
     Report(report::ReportArgs),

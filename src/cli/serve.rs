@@ -27,6 +27,18 @@ pub struct ServeArgs {
     /// Request log format: text or json [default: text].
     #[arg(long, value_parser = ["text", "json"])]
     log_format: Option<String>,
+    /// Where each lead's e-mail goes; repeat for several [default: none; also `notify_to` in Rocket.toml or
+    /// TRUCKINS_NOTIFY_TO, comma-separated]. The relay (`smtp_url`, which holds a password) and the webhook's secret
+    /// are read only from Rocket.toml or the environment, never from a flag that any user can see in `ps`.
+    #[arg(long = "notify-to")]
+    notify_to: Vec<String>,
+    /// The agency's own address every e-mail is sent from [also `mail_from` or TRUCKINS_MAIL_FROM].
+    #[arg(long)]
+    mail_from: Option<String>,
+    /// Send each visitor a short confirmation, at most one per address per 24 h [default: off; also `autoreply`
+    /// or TRUCKINS_AUTOREPLY].
+    #[arg(long)]
+    autoreply: bool,
 }
 
 pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
@@ -47,6 +59,15 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     }
     if let Some(format) = args.log_format {
         figment = figment.merge(("log_format", format));
+    }
+    if !args.notify_to.is_empty() {
+        figment = figment.merge(("notify_to", args.notify_to));
+    }
+    if let Some(from) = args.mail_from {
+        figment = figment.merge(("mail_from", from));
+    }
+    if args.autoreply {
+        figment = figment.merge(("autoreply", true));
     }
     let settings = config::load(&figment)?;
     if let Some(file) = &settings.test_clock {

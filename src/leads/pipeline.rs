@@ -150,10 +150,18 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
             .map(Into::into);
     }
     let pool = leads.pool.clone();
-    let stored = rocket::tokio::task::spawn_blocking(move || store::insert(&pool, &lead)).await;
+    // The lead's notifications are stored with it, in its transaction (src/notify).
+    let outbox = leads.outbox.clone();
+    let stored = rocket::tokio::task::spawn_blocking(move || {
+        store::insert_with(&pool, &lead, |transaction, id| {
+            outbox.enqueue(transaction, id, &lead.email)
+        })
+    })
+    .await;
     let outcome = match stored {
         Ok(Ok(Stored::New(id))) => {
             rocket::info!("stored {} lead {id}", form.source());
+            leads.outbox.wake();
             return Verdict::Accepted(id);
         }
         Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),

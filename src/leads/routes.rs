@@ -31,6 +31,8 @@ pub struct Leads {
     pub(super) submissions: OneAtATime,
     /// The carrier census, for the snapshot a quote with a DOT number keeps.
     pub(super) census: std::sync::Arc<crate::carriers::Census>,
+    /// The notifications each new lead gets (src/notify), written with it.
+    pub outbox: crate::notify::Outbox,
 }
 
 pub fn stage() -> AdHoc {
@@ -74,6 +76,7 @@ pub fn stage() -> AdHoc {
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
             submissions: OneAtATime::default(),
             census: std::sync::Arc::new(crate::carriers::Census::new(settings.carriers_database())),
+            outbox: crate::notify::Outbox::new(&settings),
         };
         Ok(rocket
             .manage(leads)

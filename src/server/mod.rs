@@ -75,6 +75,8 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         limits.max_connections,
         open_files.map_or("unknown".to_string(), |limit| limit.to_string()),
     );
+    // Lead notifications go out from here on, beside the requests (src/notify).
+    let notifications = crate::notify::Worker::start(client.rocket());
     let security_headers = crate::security::headers(settings.hsts)
         .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
         .collect();
@@ -136,6 +138,9 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let stopped_at = Instant::now();
     while Arc::strong_count(&shared) > 1 && stopped_at.elapsed() < mercy {
         tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    if let Some(notifications) = notifications {
+        notifications.stop().await;
     }
     match Arc::try_unwrap(shared) {
         // Runs the application's shutdown fairings (the request log writes out its last lines).

@@ -18,6 +18,7 @@ mod durability;
 mod faults;
 mod leads;
 mod links;
+mod notify;
 mod operations;
 mod pages;
 mod site;

@@ -14,7 +14,7 @@ use super::{StoreError, now};
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_leads.sql")),
     (2, include_str!("migrations/0002_health_probe.sql")),
-    // 3 is the notifications outbox's (another branch); versions apply by number, each once, whatever the order.
+    (3, include_str!("migrations/0003_deliveries.sql")),
     (4, include_str!("migrations/0004_carrier_snapshot.sql")),
     (5, include_str!("migrations/0005_analytics.sql")),
 ];

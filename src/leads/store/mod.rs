@@ -101,10 +101,18 @@ static WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
 /// Either way, the lead is in the file at the configured path when this returns `Ok`.
 pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
+    insert_with(pool, lead, |_, _| Ok(()))
+}
+
+/// [`insert`], with `also` run in the same transaction after a new lead's row (given its id), before the commit:
+/// the lead and what must follow from it (its deliveries, src/notify) are stored together or not at all.
+pub fn insert_with(
+    pool: &DbPool,
+    lead: &Lead,
+    also: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> rusqlite::Result<()>,
+) -> Result<Stored, StoreError> {
     let mut connection = pool.get()?;
-    let _writer = WRITER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _writer = writer();
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Nothing is written into a file that is no longer in place (dropping the transaction rolls it back).
@@ -131,11 +139,25 @@ pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
     );
     transaction.execute(&sql, lead.values().as_slice())?;
     let id = transaction.last_insert_rowid();
+    also(&transaction, id)?;
     transaction.commit()?;
     // The file may have gone between the check and the commit: then the lead is in a file nobody will open again,
     // and is not acknowledged.
     pool.check_file()?;
     Ok(Stored::New(id))
+}
+
+/// This process's turn to write: every writer of the file takes it (see [`WRITER`]).
+pub fn writer() -> std::sync::MutexGuard<'static, ()> {
+    WRITER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The lead with this id, read through any connection to the file.
+pub fn get(connection: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<Lead>> {
+    let sql = format!("SELECT {} FROM leads WHERE id = ?1", COLUMNS.join(", "));
+    connection.query_row(&sql, [id], Lead::from_row).optional()
 }
 
 /// Runs `work` inside one write transaction and commits it into the file at the configured path, queued behind

@@ -1,0 +1,199 @@
+//! Sending e-mail: lettre's async SMTP client on the relay of `smtp_url` (STARTTLS required, TLS from the start, or
+//! plain to this machine), TLS by rustls with the public roots and any CA of `smtp_ca_file`; an attempt's outcome
+//! sorted into sent, try again (4xx, no connection, timeout, TLS) or failed for good (5xx); and the step-by-step
+//! check behind `truckins notify test`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::{Error, PoolConfig};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use super::compose;
+use super::endpoints::{Relay, Security};
+use super::outbox::Due;
+use super::settings::mailbox;
+use super::worker::Outcome;
+use crate::config::Settings;
+
+/// The certificates of `smtp_ca_file`, read and checked.
+pub fn read_ca_file(path: &Path) -> Result<Certificate, String> {
+    let pem = std::fs::read(path)
+        .map_err(|e| format!("`smtp_ca_file` {} cannot be read: {e}", path.display()))?;
+    if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
+        return Err(format!(
+            "`smtp_ca_file` {} holds no PEM certificate",
+            path.display()
+        ));
+    }
+    Certificate::from_pem(&pem).map_err(|e| format!("`smtp_ca_file` {}: {e}", path.display()))
+}
+
+/// The agency's mail: the relay, the sender and the recipients, from checked settings.
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    relay: Relay,
+    from: Mailbox,
+    to: Vec<Mailbox>,
+}
+
+impl Mailer {
+    /// `None` when e-mail is off.
+    pub fn new(settings: &Settings) -> Result<Option<Mailer>, String> {
+        let Some(url) = &settings.smtp_url else {
+            return Ok(None);
+        };
+        let relay = Relay::parse(url)?;
+        let from = mailbox("mail_from", settings.mail_from.as_deref().unwrap_or(""))?;
+        let to = settings
+            .notify_to
+            .iter()
+            .map(|to| mailbox("notify_to", to))
+            .collect::<Result<Vec<_>, _>>()?;
+        let tls = match relay.security {
+            Security::Plain => Tls::None,
+            security => {
+                let mut parameters = TlsParameters::builder(relay.host.clone());
+                if let Some(file) = &settings.smtp_ca_file {
+                    parameters = parameters.add_root_certificate(read_ca_file(file)?);
+                }
+                let parameters = parameters
+                    .build_rustls()
+                    .map_err(|e| format!("TLS for the relay: {e}"))?;
+                if security == Security::Tls {
+                    Tls::Wrapper(parameters)
+                } else {
+                    Tls::Required(parameters)
+                }
+            }
+        };
+        let mut builder =
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(relay.host.clone())
+                .port(relay.port)
+                .tls(tls)
+                // A relay may take its time over a message (spam checks): longer than a webhook's answer.
+                .timeout(Some(Duration::from_secs(settings.notify_timeout * 3)))
+                // EHLO with the sending domain rather than "localhost", which some relays score as spam.
+                .hello_name(ClientId::Domain(from.email.domain().to_string()))
+                // Connections kept a while for the next lead (or the rest of a backlog), as many as are used.
+                .pool_config(
+                    PoolConfig::new()
+                        .max_size(super::worker::CONCURRENT as u32)
+                        .idle_timeout(Duration::from_secs(30)),
+                );
+        if let Some((user, password)) = &relay.credentials {
+            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+        }
+        Ok(Some(Mailer {
+            transport: builder.build(),
+            relay,
+            from,
+            to,
+        }))
+    }
+
+    /// One attempt of an e-mail delivery (the agency's or the visitor's confirmation).
+    pub async fn deliver(&self, due: &Due) -> Outcome {
+        let message = match due.channel {
+            super::Channel::Autoreply => {
+                compose::autoreply_message(&due.lead, &due.key, &self.from)
+            }
+            _ => compose::agency_message(&due.lead, &due.key, &self.from, &self.to),
+        };
+        match message {
+            Ok(message) => self.send(message).await,
+            // Nothing about the lead will change: trying again cannot help.
+            Err(reason) => Outcome::Failed(reason),
+        }
+    }
+
+    async fn send(&self, message: Message) -> Outcome {
+        match self.transport.send(message).await {
+            Ok(_) => Outcome::Sent,
+            Err(error) if error.is_permanent() => {
+                Outcome::Failed(format!("the relay refused it: {error}"))
+            }
+            Err(error) => Outcome::Retry(describe(&error, &self.relay)),
+        }
+    }
+
+    /// `truckins notify test`: connects (TLS, authentication) and sends a test e-mail to `notify_to`, saying which
+    /// step failed.
+    pub async fn test(&self) -> Result<String, String> {
+        let place = self.relay.describe();
+        match self.transport.test_connection().await {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(format!(
+                    "{place}: the relay did not answer NOOP after connecting"
+                ));
+            }
+            Err(error) if error.is_permanent() || error.is_transient() => {
+                let what = if self.relay.credentials.is_some() {
+                    "authentication refused"
+                } else {
+                    "the relay refused the session (does it need a user name and password in smtp_url?)"
+                };
+                return Err(format!("{place}: {what}: {error}"));
+            }
+            Err(error) => return Err(format!("{place}: {}", describe(&error, &self.relay))),
+        }
+        let message = compose::test_message(&self.from, &self.to)?;
+        let recipients = self
+            .to
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self.transport.send(message).await {
+            Ok(response) => Ok(format!(
+                "sent a test e-mail through {place} from {} to {recipients} ({})",
+                self.from,
+                response.message().collect::<Vec<_>>().join(" ")
+            )),
+            Err(error) if error.is_permanent() || error.is_transient() => Err(format!(
+                "{place}: recipient or sender rejected (from {}, to {recipients}): {error}",
+                self.from
+            )),
+            Err(error) => Err(format!("{place}: {}", describe(&error, &self.relay))),
+        }
+    }
+}
+
+/// A failed attempt in words: what went wrong, in the terms `notify test` promises.
+fn describe(error: &Error, relay: &Relay) -> String {
+    let place = format!("{}:{}", relay.host, relay.port);
+    if error.is_timeout() {
+        format!("host unreachable: {place} did not answer in time ({error})")
+    } else if error.is_tls() {
+        format!("TLS failed with {place} (is the certificate trusted? see smtp_ca_file): {error}")
+    } else if error.is_transient() {
+        format!("the relay said try later: {error}")
+    } else if error.is_client() {
+        // lettre's own refusals, e.g. a relay that does not offer STARTTLS when it is required.
+        format!("{place}: {error}")
+    } else if error.is_response() {
+        format!("{place} answered something that is not SMTP: {error}")
+    } else {
+        format!("host unreachable: {place}: {}", source_chain(error))
+    }
+}
+
+/// An error with its sources ("Connection error: Connection refused (os error 111)").
+fn source_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,117 @@
+//! Lead notifications: every accepted lead reaches the agency (an e-mail, a signed webhook) and, if wanted, the
+//! visitor gets a confirmation, even when the mail relay or the CRM is down for a while.
+//!
+//! A lead's deliveries (one row per channel) are written by [`Outbox::enqueue`] in the lead's own transaction, so a
+//! lead that was answered 201 always has them; [`worker`] sends them from the server process, first at once (woken
+//! through the [`Outbox`]), then with growing, jittered waits for at least 24 h, and picks up whatever was pending
+//! after any restart (at least once: a delivery's `key` stays the same so a receiver can drop a repeat).
+//! [`outbox`] is the table's SQL, [`mail`] the SMTP side (lettre) with the messages' words in [`compose`],
+//! [`webhook`] the signed JSON POST, [`endpoints`] the relay's and the webhook's addresses read, [`settings`] the
+//! checks and the start-up description of the settings.
+
+pub mod compose;
+pub mod endpoints;
+pub mod mail;
+pub mod outbox;
+pub mod settings;
+pub mod webhook;
+pub mod worker;
+
+use std::sync::Arc;
+
+use rocket::tokio::sync::Notify;
+
+use crate::config::Settings;
+pub use settings::{addresses, check, describe};
+pub use worker::Worker;
+
+/// Where a delivery goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The agency's e-mail about the lead, to `notify_to`.
+    Email,
+    /// The JSON POST to `webhook_url`.
+    Webhook,
+    /// The visitor's confirmation (`autoreply`).
+    Autoreply,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 3] = [Channel::Email, Channel::Webhook, Channel::Autoreply];
+
+    /// As stored in `deliveries.channel`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Email => "email",
+            Channel::Webhook => "webhook",
+            Channel::Autoreply => "autoreply",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Channel> {
+        Channel::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the lead pipeline needs of notifications: which deliveries a new lead gets, and a way to wake the worker
+/// once they are committed. Cheap to clone; the worker holds the same wake-ups.
+#[derive(Clone)]
+pub struct Outbox {
+    channels: Vec<Channel>,
+    wake: Arc<[Notify; 3]>,
+}
+
+impl Outbox {
+    /// The channels the settings turn on (none: leads are only stored).
+    pub fn new(settings: &Settings) -> Outbox {
+        let mut channels = Vec::new();
+        if settings.smtp_url.is_some() {
+            channels.push(Channel::Email);
+            if settings.autoreply {
+                channels.push(Channel::Autoreply);
+            }
+        }
+        if settings.webhook_url.is_some() {
+            channels.push(Channel::Webhook);
+        }
+        Outbox {
+            channels,
+            wake: Arc::new([Notify::new(), Notify::new(), Notify::new()]),
+        }
+    }
+
+    /// Whether any channel is on.
+    pub fn is_active(&self) -> bool {
+        !self.channels.is_empty()
+    }
+
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    /// Writes the deliveries of the new lead `lead_id` inside its transaction (see [`outbox::enqueue`]).
+    pub fn enqueue(
+        &self,
+        transaction: &rusqlite::Transaction<'_>,
+        lead_id: i64,
+        visitor_email: &str,
+    ) -> rusqlite::Result<()> {
+        outbox::enqueue(transaction, lead_id, &self.channels, visitor_email)
+    }
+
+    /// Tells the worker that deliveries were committed: the first attempt goes out now, not at its next poll.
+    pub fn wake(&self) {
+        for channel in &self.channels {
+            // A permit is kept if the channel's loop is busy, so a wake-up is never lost.
+            self.wake[channel.index()].notify_one();
+        }
+    }
+
+    fn waker(&self, channel: Channel) -> &Notify {
+        &self.wake[channel.index()]
+    }
+}

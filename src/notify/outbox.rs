@@ -1,0 +1,290 @@
+//! The `deliveries` table (migration 0003): rows written with a lead, the ones due for an attempt, each attempt's
+//! outcome, and what the CLI and `/healthz` show of them. Plain SQL on any connection to the leads file.
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::Channel;
+use crate::leads::store::{self, Lead};
+
+/// At most one confirmation per visitor address in this window, so the forms cannot mail-bomb someone else.
+pub const AUTOREPLY_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A new delivery's id for its receiver: 128 random bits, unique, the same on every attempt.
+fn new_key() -> String {
+    format!("{:032x}", fastrand::u128(..))
+}
+
+/// Writes the deliveries of a new lead in its transaction, due now: one per channel, except the visitor's
+/// confirmation when that address got one in the last 24 h.
+pub fn enqueue(
+    transaction: &rusqlite::Transaction<'_>,
+    lead_id: i64,
+    channels: &[Channel],
+    visitor_email: &str,
+) -> rusqlite::Result<()> {
+    let now = now_ms();
+    let created_at = store::now();
+    for &channel in channels {
+        let recipient =
+            (channel == Channel::Autoreply).then(|| visitor_email.trim().to_lowercase());
+        if let Some(address) = &recipient {
+            let recent: bool = transaction.query_row(
+                "SELECT EXISTS (SELECT 1 FROM deliveries WHERE channel = 'autoreply' AND recipient = ?1 \
+                 AND created_ms > ?2)",
+                params![address, now - AUTOREPLY_WINDOW_MS],
+                |row| row.get(0),
+            )?;
+            if recent {
+                continue;
+            }
+        }
+        transaction.execute(
+            "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
+             next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+            params![new_key(), lead_id, channel.as_str(), recipient, created_at, now],
+        )?;
+    }
+    Ok(())
+}
+
+/// A delivery due for an attempt, with its lead.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub id: i64,
+    pub key: String,
+    pub channel: Channel,
+    pub attempts: u32,
+    pub queued_ms: i64,
+    pub lead: Lead,
+}
+
+/// Up to `limit` pending deliveries of `channel` due by `now`, oldest due first.
+pub fn due(
+    connection: &Connection,
+    channel: Channel,
+    now: i64,
+    limit: u32,
+) -> rusqlite::Result<Vec<Due>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT id, key, lead_id, attempts, queued_ms FROM deliveries \
+         WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3",
+    )?;
+    let rows = statement
+        .query_map(params![channel.as_str(), now, limit], |row| {
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, i64>(2)?,
+                row.get::<_, u32>(3)?,
+                row.get::<_, i64>(4)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut due = Vec::with_capacity(rows.len());
+    for (id, key, lead_id, attempts, queued_ms) in rows {
+        // The lead is there: deliveries go with it (ON DELETE CASCADE).
+        if let Some(lead) = store::get(connection, lead_id)? {
+            due.push(Due {
+                id,
+                key,
+                channel,
+                attempts,
+                queued_ms,
+                lead,
+            });
+        }
+    }
+    Ok(due)
+}
+
+/// When the next pending delivery of `channel` is due, if any is pending.
+pub fn next_due(connection: &Connection, channel: Channel) -> rusqlite::Result<Option<i64>> {
+    connection.query_row(
+        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1",
+        [channel.as_str()],
+        |row| row.get(0),
+    )
+}
+
+/// What an attempt changes in a delivery's row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    Sent,
+    /// Failed for now: try again at this time (Unix ms).
+    RetryAt(i64, String),
+    /// Failed for good, with the reason.
+    Failed(String),
+}
+
+/// Records attempts (delivery id, outcome), all in one transaction: one commit for a batch, not one per delivery.
+pub fn record_all(connection: &Connection, updates: &[(i64, Update)]) -> rusqlite::Result<()> {
+    let _writer = store::writer();
+    let transaction = connection.unchecked_transaction()?;
+    for (id, update) in updates {
+        record(&transaction, *id, update)?;
+    }
+    transaction.commit()
+}
+
+/// Records one attempt of delivery `id` (the caller holds the writer's turn).
+fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result<()> {
+    let now = store::now();
+    match update {
+        Update::Sent => connection.execute(
+            "UPDATE deliveries SET state = 'sent', attempts = attempts + 1, last_attempt_at = ?2, sent_at = ?2 \
+             WHERE id = ?1",
+            params![id, now],
+        ),
+        Update::RetryAt(at, error) => connection.execute(
+            "UPDATE deliveries SET attempts = attempts + 1, last_attempt_at = ?2, next_attempt_ms = ?3, \
+             last_error = ?4 WHERE id = ?1",
+            params![id, now, at, error],
+        ),
+        Update::Failed(error) => connection.execute(
+            "UPDATE deliveries SET state = 'failed', attempts = attempts + 1, last_attempt_at = ?2, last_error = ?3 \
+             WHERE id = ?1",
+            params![id, now, error],
+        ),
+    }
+    .map(drop)
+}
+
+/// One row of `truckins outbox list`.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub id: i64,
+    pub lead_id: i64,
+    pub channel: String,
+    pub state: String,
+    pub attempts: i64,
+    pub created_at: String,
+    /// Unix ms of the next attempt, for pending ones.
+    pub next_attempt_ms: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+/// Deliveries newest first, of one state if given.
+pub fn list(
+    connection: &Connection,
+    state: Option<&str>,
+    limit: u32,
+) -> rusqlite::Result<Vec<Listed>> {
+    let mut statement = connection.prepare(
+        "SELECT id, lead_id, channel, state, attempts, created_at, \
+         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error \
+         FROM deliveries WHERE (?1 IS NULL OR state = ?1) ORDER BY id DESC LIMIT ?2",
+    )?;
+    let rows = statement.query_map(params![state, limit], |row| {
+        Ok(Listed {
+            id: row.get(0)?,
+            lead_id: row.get(1)?,
+            channel: row.get(2)?,
+            state: row.get(3)?,
+            attempts: row.get(4)?,
+            created_at: row.get(5)?,
+            next_attempt_ms: row.get(6)?,
+            last_error: row.get(7)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Puts delivery `id` back in the queue, due now, with a new 24 h of attempts; its delivery key stays. Returns
+/// its state before, or `None` when there is no such delivery.
+pub fn retry(connection: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
+    let _writer = store::writer();
+    let state: Option<String> = connection
+        .query_row("SELECT state FROM deliveries WHERE id = ?1", [id], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    if state.is_some() {
+        let now = now_ms();
+        connection.execute(
+            "UPDATE deliveries SET state = 'pending', attempts = 0, queued_ms = ?2, next_attempt_ms = ?2 \
+             WHERE id = ?1",
+            params![id, now],
+        )?;
+    }
+    Ok(state)
+}
+
+/// Puts every failed delivery back in the queue (see [`retry`]); returns how many.
+pub fn retry_all_failed(connection: &Connection) -> rusqlite::Result<usize> {
+    let _writer = store::writer();
+    let now = now_ms();
+    connection.execute(
+        "UPDATE deliveries SET state = 'pending', attempts = 0, queued_ms = ?1, next_attempt_ms = ?1 \
+         WHERE state = 'failed'",
+        [now],
+    )
+}
+
+/// The backlog `/healthz` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backlog {
+    pub pending: i64,
+    /// Age of the oldest pending delivery, in seconds.
+    pub oldest_pending_seconds: Option<i64>,
+    pub failed: i64,
+}
+
+pub fn backlog(connection: &Connection) -> rusqlite::Result<Backlog> {
+    let (pending, oldest, failed): (i64, Option<i64>, i64) = connection.query_row(
+        "SELECT (SELECT COUNT(*) FROM deliveries WHERE state = 'pending'), \
+         (SELECT MIN(created_ms) FROM deliveries WHERE state = 'pending'), \
+         (SELECT COUNT(*) FROM deliveries WHERE state = 'failed')",
+        [],
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+    )?;
+    Ok(Backlog {
+        pending,
+        oldest_pending_seconds: oldest.map(|created| ((now_ms() - created) / 1000).max(0)),
+        failed,
+    })
+}
+
+/// For `leads list`: whether each lead's notifications went out, in a word or two ("sent", "pending: webhook",
+/// "FAILED: email"); leads without deliveries are absent.
+pub fn summaries(
+    connection: &Connection,
+    lead_ids: &[i64],
+) -> rusqlite::Result<HashMap<i64, String>> {
+    let mut found: HashMap<i64, Vec<(String, String)>> = HashMap::new();
+    let mut statement = connection.prepare_cached(
+        "SELECT channel, state FROM deliveries WHERE lead_id = ?1 ORDER BY channel",
+    )?;
+    for &id in lead_ids {
+        let rows = statement.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        for row in rows {
+            found.entry(id).or_default().push(row?);
+        }
+    }
+    Ok(found
+        .into_iter()
+        .map(|(id, rows)| {
+            let of = |state: &str| -> Vec<&str> {
+                rows.iter()
+                    .filter(|(_, s)| s == state)
+                    .map(|(c, _)| c.as_str())
+                    .collect()
+            };
+            let summary = match (of("failed"), of("pending")) {
+                (failed, _) if !failed.is_empty() => format!("FAILED: {}", failed.join(",")),
+                (_, pending) if !pending.is_empty() => format!("pending: {}", pending.join(",")),
+                _ => "sent".to_string(),
+            };
+            (id, summary)
+        })
+        .collect())
+}

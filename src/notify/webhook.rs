@@ -1,0 +1,209 @@
+//! The signed webhook: a JSON POST of the lead to `webhook_url` over hyper's HTTP/1 client connection (TLS through
+//! rustls with the public roots compiled in), with `X-Truckins-Delivery` (the same on every attempt),
+//! `X-Truckins-Timestamp` and `X-Truckins-Signature: sha256=HEX`, the HMAC-SHA256 of `TIMESTAMP.BODY` with the
+//! secret. Any 2xx is delivered; 408, 429, 5xx, no connection and no answer within `notify_timeout` are tried
+//! again; any other answer fails for good.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use hmac::{Hmac, KeyInit, Mac};
+use http_body_util::Full;
+use hyper::{Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use rocket::tokio::net::TcpStream;
+use rocket::tokio::{self, io::AsyncRead, io::AsyncWrite};
+use sha2::Sha256;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::{self, pki_types::ServerName};
+
+use super::compose;
+use super::endpoints::Target;
+use super::outbox::Due;
+use super::worker::Outcome;
+use crate::config::Settings;
+
+/// `sha256=HEX`: HMAC-SHA256 of `TIMESTAMP.BODY` with `secret` (what a receiver recomputes to check a delivery).
+pub fn signature(secret: &[u8], timestamp: u64, body: &[u8]) -> String {
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC takes a key of any length");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    let digest = mac.finalize().into_bytes();
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256={hex}")
+}
+
+/// The webhook of the settings.
+pub struct Webhook {
+    target: Target,
+    secret: Vec<u8>,
+    timeout: Duration,
+    tls: Option<TlsConnector>,
+}
+
+/// A stream the request can go over: plain TCP or TLS on it.
+trait Stream: AsyncRead + AsyncWrite + Send + Unpin + 'static {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin + 'static> Stream for T {}
+
+impl Webhook {
+    /// `None` when the webhook is off.
+    pub fn new(settings: &Settings) -> Result<Option<Webhook>, String> {
+        let (Some(url), Some(secret)) = (&settings.webhook_url, &settings.webhook_secret) else {
+            return Ok(None);
+        };
+        let target = Target::parse(url)?;
+        let tls = if target.https {
+            let roots = rustls::RootCertStore {
+                roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+            };
+            let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .map_err(|e| format!("TLS for the webhook: {e}"))?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+            Some(TlsConnector::from(Arc::new(config)))
+        } else {
+            None
+        };
+        Ok(Some(Webhook {
+            target,
+            secret: secret.as_bytes().to_vec(),
+            timeout: Duration::from_secs(settings.notify_timeout),
+            tls,
+        }))
+    }
+
+    /// One attempt of a lead's webhook delivery.
+    pub async fn deliver(&self, due: &Due) -> Outcome {
+        let body = compose::webhook_body("lead", &due.key, Some(&due.lead));
+        match self.post(&due.key, body).await {
+            Ok(status) => outcome(status),
+            Err(reason) => Outcome::Retry(reason),
+        }
+    }
+
+    /// `truckins notify test`: a test event, signed like a lead's.
+    pub async fn test(&self) -> Result<String, String> {
+        let key = format!("test-{:016x}", fastrand::u64(..));
+        let place = self.target.describe();
+        let status = self
+            .post(&key, compose::webhook_body("test", &key, None))
+            .await
+            .map_err(|reason| format!("{place}: {reason}"))?;
+        match outcome(status) {
+            Outcome::Sent => Ok(format!("{place} answered {status} to a signed test event")),
+            Outcome::Retry(reason) | Outcome::Failed(reason) => Err(format!("{place}: {reason}")),
+        }
+    }
+
+    /// POSTs `body` signed, within the timeout; the status of the answer, or why there was none.
+    async fn post(&self, key: &str, body: Vec<u8>) -> Result<StatusCode, String> {
+        let timestamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let request = Request::post(self.target.path.as_str())
+            .header(hyper::header::HOST, self.target.authority())
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .header(
+                hyper::header::USER_AGENT,
+                concat!("truckins/", env!("CARGO_PKG_VERSION")),
+            )
+            .header("X-Truckins-Delivery", key)
+            .header("X-Truckins-Timestamp", timestamp.to_string())
+            .header(
+                "X-Truckins-Signature",
+                signature(&self.secret, timestamp, &body),
+            )
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| format!("the request could not be built: {e}"))?;
+        let seconds = self.timeout.as_secs();
+        tokio::time::timeout(self.timeout, self.exchange(request))
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {seconds} s")))
+    }
+
+    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<StatusCode, String> {
+        let place = format!("{}:{}", self.target.host, self.target.port);
+        let tcp = TcpStream::connect((self.target.host.as_str(), self.target.port))
+            .await
+            .map_err(|e| format!("host unreachable: {place}: {e}"))?;
+        let _ = tcp.set_nodelay(true);
+        let stream: Box<dyn Stream> = match &self.tls {
+            None => Box::new(tcp),
+            Some(connector) => {
+                let name = ServerName::try_from(self.target.host.clone())
+                    .map_err(|e| format!("TLS: {} is not a server name: {e}", self.target.host))?;
+                Box::new(
+                    connector
+                        .connect(name, tcp)
+                        .await
+                        .map_err(|e| format!("TLS failed with {place}: {e}"))?,
+                )
+            }
+        };
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| format!("HTTP with {place}: {e}"))?;
+        // The connection is driven beside the request and dropped with it: one request per connection.
+        let driver = tokio::spawn(connection);
+        let answer = sender.send_request(request).await;
+        driver.abort();
+        answer
+            .map(|response| response.status())
+            .map_err(|e| format!("no answer from {place}: {e}"))
+    }
+}
+
+/// What an answer's status means for the delivery.
+fn outcome(status: StatusCode) -> Outcome {
+    let code = status.as_u16();
+    if status.is_success() {
+        Outcome::Sent
+    } else if status.is_server_error() || code == 429 || code == 408 {
+        Outcome::Retry(format!("the receiver answered {status}"))
+    } else {
+        Outcome::Failed(format!("the receiver refused it: {status}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_is_hmac_sha256_of_timestamp_dot_body() {
+        // Python: hmac.new(b"secret", b'1700000000.{"event":"test"}', hashlib.sha256).hexdigest()
+        assert_eq!(
+            signature(b"secret", 1_700_000_000, br#"{"event":"test"}"#),
+            "sha256=e6a22eb66e93669c75e7a035a110d9a2ccfa7cdef62d0ecb361671b92718ee9f"
+        );
+    }
+
+    #[test]
+    fn answers_sort_into_sent_retry_and_failed() {
+        assert_eq!(outcome(StatusCode::NO_CONTENT), Outcome::Sent);
+        for retried in [500, 502, 503, 429, 408] {
+            assert!(
+                matches!(
+                    outcome(StatusCode::from_u16(retried).unwrap()),
+                    Outcome::Retry(_)
+                ),
+                "{retried}"
+            );
+        }
+        for failed in [400, 401, 404, 410, 301] {
+            assert!(
+                matches!(
+                    outcome(StatusCode::from_u16(failed).unwrap()),
+                    Outcome::Failed(_)
+                ),
+                "{failed}"
+            );
+        }
+    }
+}

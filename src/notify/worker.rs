@@ -1,0 +1,394 @@
+//! The delivery worker, in the server process, on a thread of its own at a lower priority than the requests (under
+//! a flood of leads, accepting them comes first): one task per channel that is on, each sending its channel's due
+//! deliveries a few at a time (a receiver that hangs holds up only its own channel, and a backlog after an outage
+//! drains at several times the pace of one round trip per delivery), woken when a lead is committed (its first
+//! attempt a tenth of a second later, gathering a burst into one batch) and otherwise at the next delivery due (or
+//! every few seconds, to see re-queues made by the CLI).
+//! A failed attempt is tried again after a growing, jittered wait (`notify_retry_base`, doubling up to an hour) for
+//! at least 24 h, then the delivery is marked failed with its last reason. Deliveries pending at start are simply
+//! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once).
+//!
+//! The worker has its own connection to the leads file, committing without a sync to disk (`synchronous=NORMAL`):
+//! its writes are made durable by the next lead's commit, and one lost would only mean a delivery sent again, so
+//! the leads do not wait on its fsyncs. It takes the store's writer turn like every writer of the process.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rocket::futures::future::join_all;
+use rocket::futures::stream::{self, StreamExt};
+use rocket::tokio::sync::{oneshot, watch};
+use rocket::tokio::{self, time};
+use rocket::{Orbit, Rocket};
+use rusqlite::{Connection, OpenFlags};
+
+use super::mail::Mailer;
+use super::outbox::{self, Due, Update};
+use super::webhook::Webhook;
+use super::{Channel, Outbox};
+use crate::config::Settings;
+use crate::leads::Leads;
+
+/// How one attempt went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Sent,
+    /// Not now (no connection, a timeout, a temporary refusal): try again later.
+    Retry(String),
+    /// Refused for good (a permanent SMTP answer, a webhook 4xx): trying again cannot help.
+    Failed(String),
+}
+
+/// Retries stop this long after a delivery was queued; it is then failed.
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+/// The longest wait between two attempts.
+const LONGEST_WAIT: Duration = Duration::from_secs(60 * 60);
+/// With nothing due, a channel still looks at the table this often (a `truckins outbox retry` from the CLI).
+const IDLE_LOOK: Duration = Duration::from_secs(5);
+/// Deliveries taken from the table at a time.
+const BATCH: u32 = 64;
+/// After a wake-up, the deliveries committed meanwhile are gathered this long, so that a burst of leads makes a few
+/// batches (a few reads and one write each) rather than one per lead, each taking the writer's turn from the leads.
+const GATHER: Duration = Duration::from_millis(100);
+/// Attempts of one channel under way at once (also the most SMTP connections kept open for it).
+pub const CONCURRENT: usize = 8;
+
+/// The wait before the next attempt, after `attempts` failed ones: `base` seconds doubling each time, at most an
+/// hour, then spread by ±25 % so that deliveries failed together do not all come back together.
+pub fn retry_delay(base: f64, attempts: u32) -> Duration {
+    let doubled = base * 2f64.powi(attempts.saturating_sub(1).min(30) as i32);
+    let wait = doubled.min(LONGEST_WAIT.as_secs_f64());
+    Duration::from_secs_f64(wait * (0.75 + fastrand::f64() * 0.5))
+}
+
+/// What an attempt's outcome writes: sent, the next attempt's time, or failed (refused, or 24 h of trying over).
+pub fn update(outcome: Outcome, due: &Due, base: f64, now_ms: i64) -> Update {
+    match outcome {
+        Outcome::Sent => Update::Sent,
+        Outcome::Failed(reason) => Update::Failed(reason),
+        Outcome::Retry(reason) => {
+            let attempts = due.attempts + 1;
+            if now_ms - due.queued_ms >= GIVE_UP_AFTER.as_millis() as i64 {
+                Update::Failed(format!(
+                    "gave up after {attempts} attempts in 24 h: {reason}"
+                ))
+            } else {
+                let wait = retry_delay(base, attempts).as_millis() as i64;
+                Update::RetryAt(now_ms + wait, reason)
+            }
+        }
+    }
+}
+
+/// The senders of the channels that are on.
+struct Senders {
+    mail: Option<Mailer>,
+    webhook: Option<Webhook>,
+}
+
+impl Senders {
+    async fn deliver(&self, due: &Due) -> Outcome {
+        let missing = || Outcome::Retry("the channel is not configured now".into());
+        match due.channel {
+            Channel::Email | Channel::Autoreply => match &self.mail {
+                Some(mail) => mail.deliver(due).await,
+                None => missing(),
+            },
+            Channel::Webhook => match &self.webhook {
+                Some(webhook) => webhook.deliver(due).await,
+                None => missing(),
+            },
+        }
+    }
+}
+
+/// The running worker; [`Worker::stop`] ends it.
+pub struct Worker {
+    stop: watch::Sender<bool>,
+    /// Closed when the worker's thread has finished.
+    finished: oneshot::Receiver<()>,
+}
+
+impl Worker {
+    /// Starts the worker's thread, with a task per channel that is on; `None` with no channel on (or when the worker
+    /// cannot start: then the log says why and the deliveries wait in the table for the next start). Called in the
+    /// server's runtime, whose blocking threads then do the worker's database work.
+    pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
+        let settings = rocket.state::<Settings>()?.clone();
+        let outbox = rocket.state::<Leads>()?.outbox.clone();
+        if !outbox.is_active() {
+            return None;
+        }
+        let db = match open(&settings.database) {
+            Ok(connection) => Arc::new(Mutex::new(connection)),
+            Err(error) => {
+                rocket::error!(
+                    "notifications not started: the leads database cannot be opened: {error}"
+                );
+                return None;
+            }
+        };
+        let blocking = tokio::runtime::Handle::current();
+        let (stop, stopped) = watch::channel(false);
+        let (finished_tx, finished) = oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("truckins-notify".into())
+            .spawn(move || {
+                lower_priority();
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(error) => {
+                        rocket::error!("notifications not started: {error}");
+                        return;
+                    }
+                };
+                // The senders are made and dropped in this runtime: lettre's pool spawns tasks of its own.
+                runtime.block_on(async move {
+                    let senders = match (Mailer::new(&settings), Webhook::new(&settings)) {
+                        (Ok(mail), Ok(webhook)) => Arc::new(Senders { mail, webhook }),
+                        (Err(error), _) | (_, Err(error)) => {
+                            rocket::error!("notifications not started: {error}");
+                            return;
+                        }
+                    };
+                    let lanes = outbox.channels().iter().map(|&channel| {
+                        Lane {
+                            channel,
+                            outbox: outbox.clone(),
+                            senders: senders.clone(),
+                            db: db.clone(),
+                            blocking: blocking.clone(),
+                            base: settings.notify_retry_base,
+                            stopped: stopped.clone(),
+                        }
+                        .run()
+                    });
+                    join_all(lanes).await;
+                });
+                drop(finished_tx);
+            });
+        match spawned {
+            Ok(_) => Some(Worker { stop, finished }),
+            Err(error) => {
+                rocket::error!("notifications not started: no thread for them: {error}");
+                None
+            }
+        }
+    }
+
+    /// Stops every channel: an attempt under way is dropped (and made again at the next start), so this never waits
+    /// on a receiver, and at most a second on the worker (its last outcomes written), keeping the whole stop within
+    /// the 10 s a container runtime gives.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = time::timeout(Duration::from_secs(1), self.finished).await;
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10): under a flood of leads the requests get the CPU first
+/// and the deliveries what is left; on a server with CPU to spare it changes nothing. (Their database work runs on
+/// the server's own blocking threads, at its priority, as it takes the writer's turn the leads wait for.)
+fn lower_priority() {
+    // SAFETY: gettid and setpriority read only their arguments; on Linux the nice value is per thread.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
+    }
+}
+
+/// The worker's own connection (see the module's notes).
+fn open(path: &Path) -> rusqlite::Result<Connection> {
+    let connection =
+        Connection::open_with_flags(path, OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE)?;
+    connection.busy_timeout(Duration::from_secs(5))?;
+    connection.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+    Ok(connection)
+}
+
+/// One channel's loop.
+struct Lane {
+    channel: Channel,
+    outbox: Outbox,
+    senders: Arc<Senders>,
+    db: Arc<Mutex<Connection>>,
+    /// The server's runtime, whose blocking threads run the database work.
+    blocking: tokio::runtime::Handle,
+    base: f64,
+    stopped: watch::Receiver<bool>,
+}
+
+impl Lane {
+    /// Runs `work` on the worker's connection, off the async threads.
+    async fn with_db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, String> {
+        let db = self.db.clone();
+        self.blocking
+            .spawn_blocking(move || work(&db.lock().unwrap_or_else(PoisonError::into_inner)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
+    }
+
+    async fn run(mut self) {
+        let channel = self.channel;
+        loop {
+            if *self.stopped.borrow() {
+                return;
+            }
+            let batch = match self
+                .with_db(move |c| outbox::due(c, channel, outbox::now_ms(), BATCH))
+                .await
+            {
+                Ok(batch) => batch,
+                Err(error) => {
+                    rocket::error!(
+                        "notifications: cannot read the {} deliveries: {error}",
+                        channel.as_str()
+                    );
+                    Vec::new()
+                }
+            };
+            // Outcomes are written together once the batch is done (one commit, not one per delivery). An attempt
+            // cut short by the stop is left pending: it is made again at the next start.
+            let mut stopped = self.stopped.clone();
+            let done = Mutex::new(Vec::with_capacity(batch.len()));
+            let lane = &self;
+            let work = stream::iter(&batch).for_each_concurrent(CONCURRENT, |due| {
+                let done = &done;
+                async move {
+                    let outcome = lane.senders.deliver(due).await;
+                    let update = update(outcome, due, lane.base, outbox::now_ms());
+                    log(due, &update);
+                    done.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((due.id, update));
+                }
+            });
+            let stopping = tokio::select! {
+                _ = work => false,
+                _ = stopped.changed() => true,
+            };
+            let updates = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let recorded = if updates.is_empty() {
+                Ok(())
+            } else {
+                self.with_db(move |c| outbox::record_all(c, &updates)).await
+            };
+            if let Err(error) = recorded {
+                // Left pending: they will be attempted again, which at worst sends them twice.
+                rocket::error!(
+                    "notifications: the outcome of {} deliveries could not be recorded: {error}",
+                    channel.as_str()
+                );
+            }
+            if stopping {
+                return;
+            }
+            if batch.len() == BATCH as usize {
+                continue;
+            }
+            let next = self
+                .with_db(move |c| outbox::next_due(c, channel))
+                .await
+                .ok()
+                .flatten();
+            let wait = next.map_or(IDLE_LOOK, |at| {
+                Duration::from_millis(u64::try_from(at - outbox::now_ms()).unwrap_or(0))
+                    .min(IDLE_LOOK)
+            });
+            let wake = self.outbox.clone();
+            tokio::select! {
+                _ = wake.waker(channel).notified() => {}
+                _ = time::sleep(wait) => {}
+                _ = self.stopped.changed() => return,
+            }
+            tokio::select! {
+                _ = time::sleep(GATHER) => {}
+                _ = self.stopped.changed() => return,
+            }
+        }
+    }
+}
+
+/// One line in the log for an attempt that did not go through (and, at info level, one that did).
+fn log(due: &Due, update: &Update) {
+    let (lead, channel, id) = (due.lead.id, due.channel.as_str(), due.id);
+    match update {
+        Update::Sent => rocket::info!("lead {lead}: {channel} delivery {id} sent"),
+        Update::RetryAt(at, reason) => rocket::warn!(
+            "lead {lead}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
+            due.attempts + 1,
+            (at - outbox::now_ms()) as f64 / 1000.0
+        ),
+        Update::Failed(reason) => rocket::error!(
+            "lead {lead}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::leads::store::Lead;
+
+    fn due(attempts: u32, queued_ms: i64) -> Due {
+        Due {
+            id: 1,
+            key: "k".into(),
+            channel: Channel::Webhook,
+            attempts,
+            queued_ms,
+            lead: Lead::default(),
+        }
+    }
+
+    #[test]
+    fn waits_grow_with_jitter_and_the_first_retry_is_within_30_seconds() {
+        for _ in 0..200 {
+            let first = retry_delay(10.0, 1);
+            assert!(
+                first >= Duration::from_millis(7_500) && first <= Duration::from_millis(12_500),
+                "{first:?}"
+            );
+            let fifth = retry_delay(10.0, 5);
+            assert!(
+                fifth >= Duration::from_secs(120) && fifth <= Duration::from_secs(200),
+                "{fifth:?}"
+            );
+            assert!(retry_delay(10.0, 40) <= Duration::from_secs(4500));
+        }
+    }
+
+    #[test]
+    fn retries_go_on_for_24_hours_then_the_delivery_fails_with_its_reason() {
+        let now = 100 * 24 * 3_600_000;
+        let retry = update(
+            Outcome::Retry("451".into()),
+            &due(3, now - 3_600_000),
+            10.0,
+            now,
+        );
+        assert!(matches!(retry, Update::RetryAt(at, ref reason) if at > now && reason == "451"));
+        let day = GIVE_UP_AFTER.as_millis() as i64;
+        let over = update(Outcome::Retry("451".into()), &due(30, now - day), 10.0, now);
+        assert_eq!(
+            over,
+            Update::Failed("gave up after 31 attempts in 24 h: 451".into())
+        );
+        let refused = update(Outcome::Failed("550".into()), &due(0, now), 10.0, now);
+        assert_eq!(refused, Update::Failed("550".into()));
+        // Attempts over a day at the default pace: enough, and never fewer than a dozen.
+        let (mut elapsed, mut attempts) = (Duration::ZERO, 0);
+        while elapsed < GIVE_UP_AFTER {
+            attempts += 1;
+            elapsed += retry_delay(10.0, attempts);
+        }
+        assert!((20..60).contains(&attempts), "{attempts}");
+    }
+}

@@ -1,0 +1,179 @@
+//! What is sent and to whom: the agency's e-mail and the signed webhook with every field, STARTTLS with a private CA
+//! and AUTH, and `truckins notify test` naming what failed.
+
+use serde_json::json;
+
+use super::support::{
+    Answer, Receiver, Smtp, SmtpOptions, certificates, deliveries, part, wait_for_delivery,
+};
+use super::*;
+use crate::common::process::{TempDir, free_port};
+
+#[test]
+fn notify_the_agency_by_email_and_signed_webhook() {
+    let dir = TempDir::new("notify-content");
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let receiver = Receiver::start(&[], Answer::Status(204));
+    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
+    let server = serve(&database, "serve", &env, &[]);
+    let id = lead(server.port, "maria@lopez.example", "content-1");
+
+    let mail = &smtp.wait_for_mails(1)[0];
+    let headers = &mail["headers"];
+    assert_eq!(headers["from"], "Milepost Leads <leads@agency.example>");
+    assert_eq!(headers["reply-to"], "Maria Lopez <maria@lopez.example>");
+    assert_eq!(
+        headers["subject"],
+        "New quote: Maria Lopez, Lopez & Sons Hauling, Hot Shot, 2 trucks"
+    );
+    assert_eq!(
+        mail["rcpt_tos"],
+        json!(["owner@agency.example", "desk@agency.example"])
+    );
+    assert_eq!(mail["mail_from"], "leads@agency.example");
+    let text = part(mail, "text/plain");
+    let html = part(mail, "text/html");
+    for expected in [
+        "+15552100142",
+        "1234567",
+        "Hot Shot",
+        "2026-11-01",
+        "By checking this box",
+        "127.0.0.1",
+        "https://www.example.com/products/hot-shot-insurance",
+        "hotshot-fall",
+        "abc123",
+        &format!("truckins leads status {id} contacted"),
+    ] {
+        assert!(
+            text.contains(expected),
+            "{expected:?} in the text part:\n{text}"
+        );
+    }
+    assert!(
+        html.contains("Lopez &amp; Sons Hauling") && !html.contains("Lopez & Sons"),
+        "{html}"
+    );
+
+    let hook = &receiver.wait_for(1)[0];
+    verify(hook);
+    assert_eq!(hook.head, "POST /hooks/truckins HTTP/1.1");
+    assert_eq!(hook.header("Content-Type"), "application/json");
+    let body = hook.json();
+    assert_eq!(body["event"], "lead");
+    assert_eq!(body["lead"]["id"], id);
+    assert_eq!(body["lead"]["company"], "Lopez & Sons Hauling");
+    assert_eq!(body["lead"]["insurance_type_label"], "Hot Shot");
+    let webhook = wait_for_delivery(&database, id, "webhook", "sent", |d| d.state == "sent");
+    assert_eq!(hook.header("X-Truckins-Delivery"), webhook.key);
+    assert_eq!(body["delivery"], webhook.key.as_str());
+    wait_for_delivery(&database, id, "email", "sent", |d| d.state == "sent");
+    assert_eq!(
+        deliveries(&database).len(),
+        2,
+        "no autoreply unless asked for"
+    );
+
+    let health = server.http().get("/healthz", &[]).unwrap();
+    assert_eq!(health.status, 200);
+    assert_eq!(
+        health.json()["deliveries"]["pending"],
+        0,
+        "{}",
+        health.text()
+    );
+    let (ok, list) = cli(dir.path(), &database, &["leads", "list"], &[]);
+    assert!(
+        ok && list.contains("notified") && list.contains("sent"),
+        "{list}"
+    );
+    let (ok, outbox) = cli(dir.path(), &database, &["outbox", "list"], &[]);
+    assert!(
+        ok && outbox.contains("webhook") && outbox.contains("email"),
+        "{outbox}"
+    );
+    let started = server.stdout_text() + &server.stderr_text();
+    assert!(
+        started.contains("webhook_url = http://127.0.0.1"),
+        "{started}"
+    );
+    assert!(
+        !started.contains(SECRET) && !started.contains("/hooks/truckins"),
+        "{started}"
+    );
+}
+
+#[test]
+fn starttls_with_a_private_ca_and_authentication_and_notify_test_names_what_failed() {
+    let dir = TempDir::new("notify-tls");
+    let database = dir.path().join("leads.db");
+    let (ca, cert, key) = certificates(dir.path());
+    let auth = format!("mailer:{PASSWORD}");
+    let options = SmtpOptions {
+        tls: Some((&cert, &key)),
+        auth: Some(&auth),
+    };
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), options);
+    let receiver = Receiver::start(&[Answer::Status(200)], Answer::Status(404));
+    let url = |password: &str| format!("smtp://mailer:{password}@127.0.0.1:{}", smtp.port);
+    let mut env = env(Some(&url("pa55-w0rd%21")), Some(&receiver.url()));
+    env.push(("TRUCKINS_SMTP_CA_FILE", ca.to_str().unwrap().to_string()));
+    let server = serve(&database, "serve", &env, &[]);
+    let started = server.stdout_text();
+    assert!(
+        started.contains("smtp_url = smtp://mailer:***@127.0.0.1"),
+        "{started}"
+    );
+    assert!(!started.contains("pa55"), "{started}");
+    let id = lead(server.port, "tls@example.com", "tls-1");
+    let mail = &smtp.wait_for_mails(1)[0];
+    assert_eq!(
+        (mail["tls"].as_bool(), mail["authenticated"].as_bool()),
+        (Some(true), Some(true))
+    );
+    wait_for_delivery(&database, id, "email", "sent", |d| d.state == "sent");
+    drop(server);
+
+    // `notify test`: the e-mail goes through, the webhook (now answering 404) is reported refused.
+    let (ok, said) = cli(dir.path(), &database, &["notify", "test"], &env);
+    assert!(
+        !ok && said.contains("e-mail: ok")
+            && said.contains("webhook: FAILED")
+            && said.contains("404"),
+        "{said}"
+    );
+    assert_eq!(smtp.mails().len(), 2);
+    let only_mail = |change: &dyn Fn(&mut Env)| {
+        let mut env: Vec<_> = env
+            .iter()
+            .filter(|(k, _)| !k.starts_with("TRUCKINS_WEBHOOK"))
+            .cloned()
+            .collect();
+        change(&mut env);
+        let (ok, said) = cli(dir.path(), &database, &["notify", "test"], &env);
+        assert!(!ok, "{said}");
+        said
+    };
+    let set = |key: &'static str, value: String| {
+        move |env: &mut Env| {
+            env.retain(|(k, _)| *k != key);
+            env.push((key, value.clone()));
+        }
+    };
+    let said = only_mail(&set("TRUCKINS_SMTP_URL", url("wrong")));
+    assert!(said.contains("authentication refused"), "{said}");
+    let said = only_mail(&|env| env.retain(|(k, _)| *k != "TRUCKINS_SMTP_CA_FILE"));
+    assert!(said.contains("TLS"), "{said}");
+    let said = only_mail(&set(
+        "TRUCKINS_SMTP_URL",
+        format!("smtp://127.0.0.1:{}?tls=none", free_port()),
+    ));
+    assert!(said.contains("host unreachable"), "{said}");
+    smtp.answer("rcpt", "550 5.1.1 No such user", -1);
+    let said = only_mail(&|_| {});
+    assert!(
+        said.contains("recipient or sender rejected") && said.contains("550"),
+        "{said}"
+    );
+}
