@@ -4,7 +4,11 @@
 //!
 //! Columns are found by their header names, in any order; unknown ones are ignored. A row that cannot be read
 //! (wrong number of fields, no usable DOT number or name, a count that is not a number) is counted and listed
-//! with its line number, and the import goes on. Only the columns the API shows are stored.
+//! with its line number, and the import goes on; a blank line is no row, and lines are counted at `\n`, so CRLF
+//! files report the lines an editor shows. A record longer than [`MAX_RECORD`] (an unclosed quote swallowing the
+//! rest of the file) stops the import with its line, and nothing is replaced. Unless forced, an import never
+//! replaces a file that is not a census (the leads database given by mistake), nor a census with more than twice
+//! the carriers of the new one (a truncated download). Only the columns the API shows are stored.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -122,13 +126,18 @@ impl Columns {
         let field = |index: Option<usize>| -> Option<Cow<'_, str>> {
             let mut value = text(record.get(index?)?);
             if value.contains(is_hidden) {
-                // A line break inside a quoted name is a space; bidirectional controls go.
-                let shown = value.chars().filter_map(|c| match c {
-                    c if c.is_control() => Some(' '),
-                    c if is_hidden(c) => None,
-                    c => Some(c),
-                });
-                value = Cow::Owned(shown.collect());
+                // A line break inside a quoted name (`\r\n` too) is one space; bidirectional controls go.
+                let mut shown = String::with_capacity(value.len());
+                for c in value.chars() {
+                    if c.is_control() {
+                        if !shown.ends_with(' ') {
+                            shown.push(' ');
+                        }
+                    } else if !is_hidden(c) {
+                        shown.push(c);
+                    }
+                }
+                value = Cow::Owned(shown);
             }
             let trimmed = value.trim();
             if trimmed.is_empty() {
@@ -207,15 +216,16 @@ pub fn iso_date(text: &str) -> Option<String> {
     let (year, month, day) =
         if text.len() >= 8 && text.as_bytes()[..8].iter().all(u8::is_ascii_digit) {
             (
-                digits(&text[..4])?,
-                digits(&text[4..6])?,
-                digits(&text[6..8])?,
+                digits(text.get(..4)?)?,
+                digits(text.get(4..6)?)?,
+                digits(text.get(6..8)?)?,
             )
         } else if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.as_bytes()[7] == b'-' {
+            // `get`, not indexing: a byte past the dashes may be inside a non-ASCII character.
             (
-                digits(&text[..4])?,
-                digits(&text[5..7])?,
-                digits(&text[8..10])?,
+                digits(text.get(..4)?)?,
+                digits(text.get(5..7)?)?,
+                digits(text.get(8..10)?)?,
             )
         } else if let [month, day, year] = text.split('/').collect::<Vec<_>>()[..] {
             (digits(year.get(..4)?)?, digits(month)?, digits(day)?)
@@ -263,24 +273,45 @@ impl Drop for Unfinished {
     }
 }
 
-/// Imports the census CSV at `source` into a new file that then replaces `target`. `progress` is called now and
-/// then with the rows and bytes read so far. Fails (leaving `target` as it was) when the file cannot be read, has
-/// no DOT_NUMBER or LEGAL_NAME column, or holds no readable row at all.
+/// Imports the census CSV at `source` into a new file that then replaces `target`, refusing (see [`import_with`])
+/// to replace a file that is not a census or a census with twice as many carriers.
 pub fn import(
     source: &Path,
     target: &Path,
+    progress: impl FnMut(u64, u64),
+) -> Result<Report, String> {
+    import_with(source, target, false, progress)
+}
+
+/// Imports the census CSV at `source` into a new file that then replaces `target`. `progress` is called now and
+/// then with the rows and bytes read so far. Fails (leaving `target` as it was) when the file cannot be read, has
+/// no DOT_NUMBER or LEGAL_NAME column, holds no readable row at all, or holds a record longer than
+/// [`MAX_RECORD`] (an unclosed quote). Unless `force`, also refuses when `target` exists and is not a census
+/// database (it could be the leads), or when the new census has fewer than half the carriers of the one in place.
+pub fn import_with(
+    source: &Path,
+    target: &Path,
+    force: bool,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Report, String> {
     let started = Instant::now();
+    if !force {
+        census_in_place(target)?;
+    }
     let file = File::open(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
     let mut reader = csv::ReaderBuilder::new()
         // Rows of another width are reported as malformed here, not refused by the parser.
         .flexible(true)
+        // Lines end at `\n` only, so line numbers are right for CRLF files too (a `\r` left at the end of the
+        // last field is trimmed with the rest of its spaces).
+        .terminator(csv::Terminator::Any(b'\n'))
         .buffer_capacity(1 << 20)
-        .from_reader(file);
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("cannot read the header of {}: {e}", source.display()))?;
+        .from_reader(Capped::new(file));
+    let headers = reader.byte_headers().map_err(|e| match e.kind() {
+        // The parser reads ahead: a record too long after the header can stop it here.
+        csv::ErrorKind::Io(io) if too_long(io).is_some() => read_error(source, io),
+        _ => format!("cannot read the header of {}: {e}", source.display()),
+    })?;
     let columns = Columns::find(headers)?;
 
     if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -314,12 +345,16 @@ pub fn import(
                 Ok(true) => {}
                 Err(error) => {
                     if let csv::ErrorKind::Io(io) = error.kind() {
-                        return Err(format!("cannot read {}: {io}", source.display()));
+                        return Err(read_error(source, io));
                     }
                     report.rows += 1;
                     note_malformed(&mut report, line, error.to_string());
                     continue;
                 }
+            }
+            if record.len() == 1 && record[0].trim_ascii().is_empty() {
+                // A blank line (`\r` alone in a CRLF file) is no row.
+                continue;
             }
             report.rows += 1;
             let line = record.position().map_or(line, csv::Position::line);
@@ -384,6 +419,19 @@ pub fn import(
     written
         .set_permissions(std::fs::Permissions::from_mode(0o644))
         .map_err(io)?;
+    if !force {
+        // Checked again: another import or a mistyped path may have put something there meanwhile.
+        let in_place = census_in_place(target)?;
+        if in_place.is_some_and(|carriers| report.carriers < carriers / 2) {
+            return Err(format!(
+                "the new census has {} carriers, fewer than half the {} of the one in place at {}; it is kept \
+                 (--force replaces it anyway)",
+                report.carriers,
+                in_place.unwrap_or_default(),
+                target.display()
+            ));
+        }
+    }
     std::fs::rename(&work, target)
         .map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
     unfinished.0 = None;
@@ -394,6 +442,127 @@ pub fn import(
     }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The carriers in the census database at `target`, `None` when there is no file there, or why that file must not
+/// be replaced: it is not SQLite, or has no `census` table (the leads database, say).
+fn census_in_place(target: &Path) -> Result<Option<u64>, String> {
+    if std::fs::symlink_metadata(target).is_err() {
+        return Ok(None);
+    }
+    let refuse = |why: &str| {
+        format!(
+            "{} exists and {why}; refusing to replace it (--force replaces it anyway)",
+            target.display()
+        )
+    };
+    let connection = rusqlite::Connection::open_with_flags(
+        target,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|_| refuse("cannot be opened as SQLite"))?;
+    let carriers: Option<i64> = connection
+        .query_row("SELECT MAX(carriers) FROM census", [], |row| row.get(0))
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(error, _)
+                if error.code == rusqlite::ErrorCode::NotADatabase =>
+            {
+                refuse("is not an SQLite database")
+            }
+            _ => refuse("is not a carriers census (it has no census table)"),
+        })?;
+    Ok(Some(carriers.unwrap_or(0).unsigned_abs()))
+}
+
+/// The longest record an import reads, in bytes: a census row is well under 2 KiB, so a longer one is an unclosed
+/// quote swallowing the lines after it, and is refused before it fills memory.
+pub const MAX_RECORD: usize = 64 * 1024;
+
+/// The census file as the CSV parser reads it, watching the bytes go by: a record (the bytes from one line end
+/// outside quotes to the next) longer than [`MAX_RECORD`] is an error naming the line the record began on. Quotes
+/// are followed by parity, which is exact for the CSV dialect read here (`""` escapes a quote).
+struct Capped<R> {
+    inner: R,
+    quoted: bool,
+    record_bytes: usize,
+    line: u64,
+    record_line: u64,
+}
+
+impl<R> Capped<R> {
+    fn new(inner: R) -> Self {
+        Capped {
+            inner,
+            quoted: false,
+            record_bytes: 0,
+            line: 1,
+            record_line: 1,
+        }
+    }
+}
+
+/// How [`Capped`] tells its error apart from the file's own I/O errors.
+#[derive(Debug)]
+struct TooLong(u64);
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "record at line {} longer than {MAX_RECORD} bytes",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+/// What stops an import that cannot read on: a record too long, or the file's own error.
+fn read_error(source: &Path, error: &std::io::Error) -> String {
+    match too_long(error) {
+        Some(line) => format!(
+            "line {line}: malformed, a record longer than {} KiB (an unclosed quote?); the import stopped and the \
+             census in place is kept",
+            MAX_RECORD / 1024
+        ),
+        None => format!("cannot read {}: {error}", source.display()),
+    }
+}
+
+/// The line of a record [`Capped`] refused.
+fn too_long(error: &std::io::Error) -> Option<u64> {
+    error
+        .get_ref()?
+        .downcast_ref::<TooLong>()
+        .map(|too_long| too_long.0)
+}
+
+impl<R: std::io::Read> std::io::Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        for &byte in &buf[..read] {
+            match byte {
+                b'"' => self.quoted = !self.quoted,
+                b'\n' => {
+                    self.line += 1;
+                    if !self.quoted {
+                        self.record_bytes = 0;
+                        self.record_line = self.line;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            self.record_bytes += 1;
+            if self.record_bytes > MAX_RECORD {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    TooLong(self.record_line),
+                ));
+            }
+        }
+        Ok(read)
+    }
 }
 
 fn note_malformed(report: &mut Report, line: u64, reason: String) {
@@ -481,6 +650,11 @@ mod tests {
             ("08-NOV-23", Some("2023-11-08")),
             ("08-nov-98", Some("1998-11-08")),
             ("20231308", None),
+            ("2023-11-0é", None),
+            ("2023-1é-08", None),
+            ("é023-11-08", None),
+            ("11/08/20é3", None),
+            ("08-NOé-23", None),
             ("yesterday", None),
             ("", None),
         ] {
