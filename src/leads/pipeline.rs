@@ -143,8 +143,14 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         return Verdict::RateLimited;
     }
 
-    // The carrier as the census knows it now; never a reason to fail or hold up the lead.
-    if let Some(dot) = &lead.dot_number {
+    // The carrier as the census knows it now; never a reason to fail or hold up the lead. Not when the visitor
+    // answered "No" to "Is this your company?" for this number: the census's carrier is then not theirs. Kept when
+    // they said yes, did not answer, or sent no answer (a form without the island, the API used directly).
+    let declined = fields
+        .get("carrier_answer")
+        .trim()
+        .eq_ignore_ascii_case("no");
+    if let Some(dot) = lead.dot_number.as_ref().filter(|_| !declined) {
         lead.carrier_snapshot = crate::carriers::lookup::snapshot(&leads.census, dot)
             .await
             .map(Into::into);

@@ -130,6 +130,7 @@ fn lookups_answer_the_census_fields_and_never_contact_details() {
         assert_eq!(status, Status::NotFound, "{dot}");
         assert_eq!(body["message"], "No carrier has this DOT number.");
         assert!(body["error"].is_string());
+        assert_eq!(body["census"], true, "a census is in place");
     }
     for dot in ["12a", "123456789", "0", "-1", "%20"] {
         assert_eq!(lookup(&client, dot).0, Status::BadRequest, "{dot}");
@@ -143,6 +144,7 @@ fn without_a_census_every_lookup_is_not_found() {
     let (status, body) = lookup(&client, "1234567");
     assert_eq!(status, Status::NotFound);
     assert!(body["message"].is_string());
+    assert_eq!(body["census"], false, "no census: the form stops asking");
 }
 
 #[test]
@@ -240,11 +242,14 @@ fn a_failed_import_keeps_the_census_in_place() {
 fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     let (client, database) = app_with("carrier-snapshot", 100);
     let census = census_of(&database);
-    let quote = |dot: &str, email: &str| {
-        let body = json!({
+    let quote_answered = |dot: &str, email: &str, answer: Option<&str>| {
+        let mut body = json!({
             "name": "Dana O'Neil", "email": email, "company": "Lone Star", "insurance_type": "dump",
             "vehicle_count": 3, "dot_number": dot, "consent": true,
         });
+        if let Some(answer) = answer {
+            body["carrier_answer"] = answer.into();
+        }
         let response = client
             .post("/api/leads/quote")
             .header(ContentType::JSON)
@@ -252,11 +257,16 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
             .dispatch();
         assert_eq!(response.status(), Status::Created);
     };
+    let quote = |dot: &str, email: &str| quote_answered(dot, email, None);
     // No census: the lead is stored, without a snapshot.
     quote("1234567", "before@example.com");
     import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
     quote("1234567", "matched@example.com");
     quote("9999999", "unknown@example.com");
+    // "Is this your company?" answered No: the census's carrier is not theirs, and no snapshot says it was.
+    quote_answered("1234567", "declined@example.com", Some("no"));
+    quote_answered("1234567", "accepted@example.com", Some("yes"));
+    quote_answered("1234567", "unanswered@example.com", Some("unanswered"));
     // A later census changes the carrier; the lead keeps what it matched.
     let renamed = census_file(
         database.parent().unwrap(),
@@ -275,6 +285,50 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     assert_eq!(snapshot("before@example.com"), None);
     assert_eq!(snapshot("matched@example.com"), Some(lone_star()));
     assert_eq!(snapshot("unknown@example.com"), None);
+    assert_eq!(snapshot("declined@example.com"), None);
+    assert_eq!(snapshot("accepted@example.com"), Some(lone_star()));
+    assert_eq!(snapshot("unanswered@example.com"), Some(lone_star()));
+    drop(pool);
+
+    // A snapshot column another program filled with an INTEGER or a BLOB reads as no snapshot; text that is not
+    // JSON reads as a string and is exported printable.
+    let connection = rusqlite::Connection::open(&database).unwrap();
+    for (email, value) in [
+        ("before@example.com", rusqlite::types::Value::Integer(7)),
+        (
+            "unknown@example.com",
+            rusqlite::types::Value::Blob(vec![0, 1, 2]),
+        ),
+        (
+            "declined@example.com",
+            rusqlite::types::Value::Text("not json \u{1b}[31m\u{202E}".into()),
+        ),
+    ] {
+        connection
+            .execute(
+                "UPDATE leads SET carrier_snapshot = ?1 WHERE email = ?2",
+                rusqlite::params![value, email],
+            )
+            .unwrap();
+    }
+    drop(connection);
+    let pool = open(&database, 1).unwrap();
+    let leads = list(&pool, &LeadFilter::default()).unwrap();
+    let snapshot = |email: &str| {
+        let lead = leads.iter().find(|lead| lead.email == email).unwrap();
+        lead.carrier_snapshot.as_ref().map(|s| s.0.clone())
+    };
+    assert_eq!(snapshot("before@example.com"), None);
+    assert_eq!(snapshot("unknown@example.com"), None);
+    assert_eq!(
+        snapshot("declined@example.com"),
+        Some(json!("not json \u{1b}[31m\u{202E}"))
+    );
+    let mut csv = Vec::new();
+    truckins::leads::export::write_csv(&leads, &mut csv).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(!csv.contains(['\u{1b}', '\u{202E}']), "{csv}");
+    assert!(csv.contains("not json"), "{csv}");
 }
 
 #[test]
