@@ -47,7 +47,7 @@ pub fn stage() -> AdHoc {
         };
         Ok(rocket
             .manage(carriers)
-            .mount("/api", rocket::routes![lookup]))
+            .mount(contract::routes::CARRIERS_API, rocket::routes![lookup]))
     })
 }
 
@@ -94,7 +94,7 @@ pub enum Answer {
     Refused(ClientError),
 }
 
-#[get("/carriers/<dot>")]
+#[get("/<dot>")]
 async fn lookup(dot: &str, ip: ClientIp, carriers: &State<Carriers>) -> Answer {
     match find(dot, ip, carriers).await {
         Ok(Some(carrier)) => Answer::Found(Found(carrier)),
