@@ -116,7 +116,10 @@ async fn find(
             "A DOT number is 1 to 8 digits.",
         )));
     };
-    if !carriers.per_ip.try_acquire(&crate::leads::rate_key(ip.0)) {
+    if !carriers
+        .per_ip
+        .try_acquire(&crate::client_ip::rate_key(ip.0))
+    {
         rocket::warn!(
             "rate limit: {} carrier lookups per 10 minutes reached by {}",
             carriers.limit,
