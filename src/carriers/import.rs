@@ -292,10 +292,11 @@ pub const MAX_RECORD: usize = 64 * 1024;
 
 /// The census file as the CSV parser reads it, watching the bytes go by: a record (the bytes from one line end
 /// outside quotes to the next) longer than [`MAX_RECORD`] is an error naming the line the record began on. Quotes
-/// are followed by parity, which is exact for the CSV dialect read here (`""` escapes a quote).
+/// are followed as the parser follows them: one opens a quoted field only at the field's start, `""` inside is a
+/// quote, and a quote in the middle of an unquoted field (`12" PIPE`) is just a character.
 struct Capped<R> {
     inner: R,
-    quoted: bool,
+    state: Quoting,
     record_bytes: usize,
     line: u64,
     record_line: u64,
@@ -305,10 +306,35 @@ impl<R> Capped<R> {
     fn new(inner: R) -> Self {
         Capped {
             inner,
-            quoted: false,
+            state: Quoting::FieldStart,
             record_bytes: 0,
             line: 1,
             record_line: 1,
+        }
+    }
+}
+
+/// Where [`Capped`] is in the CSV's quoting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quoting {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote inside a quoted field: `""` (a quote) or the field's end.
+    QuoteInQuoted,
+}
+
+impl Quoting {
+    /// The state after `byte`, and whether `byte` ended the record.
+    fn next(self, byte: u8) -> (Quoting, bool) {
+        use Quoting::*;
+        match (self, byte) {
+            (Quoted, b'"') => (QuoteInQuoted, false),
+            (Quoted, _) => (Quoted, false),
+            (FieldStart, b'"') | (QuoteInQuoted, b'"') => (Quoted, false),
+            (_, b'\n') => (FieldStart, true),
+            (_, b',') => (FieldStart, false),
+            _ => (Unquoted, false),
         }
     }
 }
@@ -353,17 +379,15 @@ impl<R: std::io::Read> std::io::Read for Capped<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let read = self.inner.read(buf)?;
         for &byte in &buf[..read] {
-            match byte {
-                b'"' => self.quoted = !self.quoted,
-                b'\n' => {
-                    self.line += 1;
-                    if !self.quoted {
-                        self.record_bytes = 0;
-                        self.record_line = self.line;
-                        continue;
-                    }
-                }
-                _ => {}
+            let (state, ended) = self.state.next(byte);
+            self.state = state;
+            if byte == b'\n' {
+                self.line += 1;
+            }
+            if ended {
+                self.record_bytes = 0;
+                self.record_line = self.line;
+                continue;
             }
             self.record_bytes += 1;
             if self.record_bytes > MAX_RECORD {

@@ -495,6 +495,29 @@ fn an_unclosed_quote_stops_the_import_at_its_line_and_keeps_the_census() {
 }
 
 #[test]
+fn quotes_inside_unquoted_fields_are_characters_and_never_stop_an_import() {
+    let (client, database) = app_with("carrier-inch", 100);
+    let dir = database.parent().unwrap();
+    let mut rows = vec![
+        "9000001,12\" PIPE HAULERS,AUSTIN,TX,1,".to_string(),
+        "9000002,\"QUOTED \"\"NAME\"\"\",AUSTIN,TX,1,".into(),
+    ];
+    rows.extend((0..MAX_RECORD / 20).map(|n| format!("{},FILLER,AUSTIN,TX,1,", 9_100_000 + n)));
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let inch = census_file(dir, "inch.csv", &rows);
+    let report = import(&inch, &census_of(&database), |_, _| {}).unwrap();
+    assert_eq!(report.malformed, 0, "{:?}", report.malformed_lines);
+    assert_eq!(
+        lookup(&client, "9000001").1["legal_name"],
+        "12\" PIPE HAULERS"
+    );
+    assert_eq!(
+        lookup(&client, "9000002").1["legal_name"],
+        "QUOTED \"NAME\""
+    );
+}
+
+#[test]
 fn a_census_with_less_than_half_the_carriers_replaces_the_one_in_place_only_when_forced() {
     let (client, database) = app_with("carrier-shrunk", 100);
     let dir = database.parent().unwrap();
