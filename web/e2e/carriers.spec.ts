@@ -97,6 +97,26 @@ test.describe('the DOT lookup', () => {
     await expect(field('vehicle_count')).toHaveValue('');
   });
 
+  test('going back to a number offers its answer again without asking the server', async ({ page }) => {
+    await openQuoteForm(page);
+    const { field, offer, lookup } = quoteForm(page);
+    await typeDot(page, LONE_STAR, 200);
+    await expect(offer).toContainText('LONE STAR HAULERS, LLC');
+    await field('dot_number').fill('');
+    await typeDot(page, '3333333', 200);
+    await expect(offer).toContainText('ACME HAZMAT, INC.');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/carriers/')) asked.push(request.url());
+    });
+    await field('dot_number').fill('');
+    await field('dot_number').pressSequentially(LONE_STAR);
+    await field('dot_number').blur();
+    await expect(lookup).toHaveAttribute('data-lookup', 'done');
+    await expect(offer).toContainText('LONE STAR HAULERS, LLC');
+    expect(asked).toHaveLength(0);
+  });
+
   test('an unknown number offers nothing', async ({ page }) => {
     await openQuoteForm(page);
     await typeDot(page, '9999999', 404);
