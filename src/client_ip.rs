@@ -55,9 +55,32 @@ impl<'r> FromRequest<'r> for ClientIp {
     }
 }
 
+/// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
+pub fn rate_key(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ipv6_visitors_are_limited_by_their_64_network() {
+        let key = |text: &str| rate_key(text.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+    }
 
     fn ip(text: &str) -> IpAddr {
         text.parse().unwrap()

@@ -5,7 +5,7 @@
 //! configuration is printed at start (it holds no secrets).
 
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rocket::figment::providers::{Env, Serialized};
 use rocket::figment::{Figment, Provider};
@@ -172,6 +172,18 @@ pub fn figment() -> Figment {
 /// be ignored without a word).
 const SHUTDOWN_KEYS: [&str; 5] = ["ctrlc", "signals", "grace", "mercy", "force"];
 
+/// Whether two paths name one file: the same file when both exist (links followed), the same absolute path
+/// otherwise.
+fn same_path(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(a), Ok(b)) => a.components().eq(b.components()),
+            _ => a == b,
+        },
+    }
+}
+
 /// Checks every source and returns the settings, or one line saying what is wrong.
 pub fn load(figment: &Figment) -> Result<Settings, String> {
     // A file named explicitly must be there: the service would otherwise start on defaults without a word.
@@ -239,6 +251,12 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
     let settings: Settings = figment
         .extract()
         .map_err(|e| format!("invalid setting: {}", one_line(&e)))?;
+    if same_path(&settings.database, &settings.carriers_database()) {
+        return Err(format!(
+            "carriers_database is the leads database ({}); an import would replace the leads",
+            settings.database.display()
+        ));
+    }
     if let Some(url) = &settings.base_url {
         let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
         if !scheme_ok || url.ends_with('/') || url.contains(char::is_whitespace) {
@@ -387,6 +405,28 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn a_carriers_database_at_the_leads_database_is_refused() {
+        for (database, carriers) in [
+            ("/var/lib/truckins/leads.db", "/var/lib/truckins/leads.db"),
+            ("/var/lib/truckins/leads.db", "/var/lib/truckins/./leads.db"),
+            ("/srv/carriers.db", "/srv/carriers.db"),
+        ] {
+            let toml = format!(
+                "[default]\ndatabase = \"{database}\"\ncarriers_database = \"{carriers}\"\n"
+            );
+            let error = load(&with_toml(&toml)).unwrap_err();
+            assert!(
+                error.contains("carriers_database is the leads database"),
+                "{error}"
+            );
+            assert!(!error.contains('\n'), "{error}");
+        }
+        let apart =
+            "[default]\ndatabase = \"/srv/leads.db\"\ncarriers_database = \"/srv/carriers.db\"\n";
+        assert!(load(&with_toml(apart)).is_ok());
     }
 
     #[test]

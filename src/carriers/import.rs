@@ -4,9 +4,12 @@
 //!
 //! Columns are found by their header names, in any order; unknown ones are ignored. A row that cannot be read
 //! (wrong number of fields, no usable DOT number or name, a count that is not a number) is counted and listed
-//! with its line number, and the import goes on. Only the columns the API shows are stored.
+//! with its line number, and the import goes on; a blank line is no row, and lines are counted at `\n`, so CRLF
+//! files report the lines an editor shows. A record longer than [`MAX_RECORD`] (an unclosed quote swallowing the
+//! rest of the file) stops the import with its line, and nothing is replaced. Unless forced, an import never
+//! replaces a file that is not a census (the leads database given by mistake), nor a census with more than twice
+//! the carriers of the new one (a truncated download). Only the columns the API shows are stored.
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,8 @@ use std::time::{Duration, Instant};
 use csv::ByteRecord;
 use rusqlite::params;
 
-use super::{Carrier, Operation, parse_dot};
+use super::Operation;
+use super::columns::Columns;
 
 /// The census file's schema. `dot_number` is the rowid: a lookup is one B-tree descent, and no index is built.
 const SCHEMA: &str = "
@@ -60,188 +64,6 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// Where each column the census file has is, by header name.
-struct Columns {
-    width: usize,
-    dot: usize,
-    legal_name: usize,
-    dba_name: Option<usize>,
-    city: Option<usize>,
-    state: Option<usize>,
-    operation: Option<usize>,
-    hazmat: Option<usize>,
-    mcs150_date: Option<usize>,
-    power_units: Option<usize>,
-    drivers: Option<usize>,
-}
-
-impl Columns {
-    fn find(headers: &ByteRecord) -> Result<Columns, String> {
-        let names: Vec<String> = headers
-            .iter()
-            .map(|name| {
-                text(name)
-                    .trim_start_matches('\u{feff}')
-                    .trim()
-                    .to_ascii_uppercase()
-            })
-            .collect();
-        let position = |name: &str| names.iter().position(|found| found == name);
-        let required = |name: &str| {
-            position(name).ok_or_else(|| {
-                format!(
-                    "the file has no {name} column; is it FMCSA's census CSV? Its header is: {}",
-                    clip(&names.join(","), 200)
-                )
-            })
-        };
-        Ok(Columns {
-            width: names.len(),
-            dot: required("DOT_NUMBER")?,
-            legal_name: required("LEGAL_NAME")?,
-            dba_name: position("DBA_NAME"),
-            city: position("PHY_CITY"),
-            state: position("PHY_STATE"),
-            operation: position("CARRIER_OPERATION"),
-            hazmat: position("HM_FLAG"),
-            mcs150_date: position("MCS150_DATE"),
-            power_units: position("NBR_POWER_UNIT"),
-            drivers: position("DRIVER_TOTAL"),
-        })
-    }
-
-    /// The carrier in one data row, or what is wrong with the row.
-    fn carrier(&self, record: &ByteRecord) -> Result<Carrier, String> {
-        if record.len() != self.width {
-            return Err(format!(
-                "{} fields where the header has {}",
-                record.len(),
-                self.width
-            ));
-        }
-        let field = |index: Option<usize>| -> Option<Cow<'_, str>> {
-            let mut value = text(record.get(index?)?);
-            if value.contains(is_hidden) {
-                // A line break inside a quoted name is a space; bidirectional controls go.
-                let shown = value.chars().filter_map(|c| match c {
-                    c if c.is_control() => Some(' '),
-                    c if is_hidden(c) => None,
-                    c => Some(c),
-                });
-                value = Cow::Owned(shown.collect());
-            }
-            let trimmed = value.trim();
-            if trimmed.is_empty() {
-                None
-            } else if trimmed.len() == value.len() {
-                Some(value)
-            } else {
-                Some(Cow::Owned(trimmed.to_string()))
-            }
-        };
-        let count = |index: Option<usize>, name: &str| -> Result<Option<u32>, String> {
-            match field(index) {
-                None => Ok(None),
-                Some(value) => value
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("{name} {:?} is not a whole number", clip(&value, 20))),
-            }
-        };
-        let dot_text = field(Some(self.dot)).unwrap_or_default();
-        let dot_number = parse_dot(&dot_text).ok_or_else(|| {
-            format!(
-                "DOT_NUMBER {:?} is not a number of 1-8 digits",
-                clip(&dot_text, 20)
-            )
-        })?;
-        let legal_name = field(Some(self.legal_name)).ok_or("LEGAL_NAME is empty")?;
-        Ok(Carrier {
-            dot_number,
-            legal_name: legal_name.into_owned(),
-            dba_name: field(self.dba_name).map(Cow::into_owned),
-            city: field(self.city).map(Cow::into_owned),
-            state: field(self.state).map(Cow::into_owned),
-            power_units: count(self.power_units, "NBR_POWER_UNIT")?,
-            drivers: count(self.drivers, "DRIVER_TOTAL")?,
-            operation: field(self.operation).and_then(|code| Operation::from_code(&code)),
-            hazmat: field(self.hazmat).and_then(|flag| match flag.as_ref() {
-                "Y" | "y" => Some(true),
-                "N" | "n" => Some(false),
-                _ => None,
-            }),
-            mcs150_date: field(self.mcs150_date).and_then(|date| iso_date(&date)),
-        })
-    }
-}
-
-/// A field as text: UTF-8 as it is, anything else read as Latin-1 (older census extracts are), so no row is lost
-/// to its encoding.
-fn text(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
-    }
-}
-
-/// Control and bidirectional-control characters: nothing a name needs, and they could disguise what a terminal
-/// (`leads list`) or a spreadsheet shows.
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-fn clip(text: &str, width: usize) -> String {
-    text.chars().take(width).collect()
-}
-
-/// The census's dates as `YYYY-MM-DD`: `20231108` (with or without a time after it), `2023-11-08`, `11/08/2023`
-/// and Oracle's `08-NOV-23`. Anything else is no date rather than a malformed row: the date is shown, not used.
-pub fn iso_date(text: &str) -> Option<String> {
-    let text = text.trim();
-    let digits = |s: &str| {
-        s.bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| s.parse::<u32>().ok())?
-    };
-    let (year, month, day) =
-        if text.len() >= 8 && text.as_bytes()[..8].iter().all(u8::is_ascii_digit) {
-            (
-                digits(&text[..4])?,
-                digits(&text[4..6])?,
-                digits(&text[6..8])?,
-            )
-        } else if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.as_bytes()[7] == b'-' {
-            (
-                digits(&text[..4])?,
-                digits(&text[5..7])?,
-                digits(&text[8..10])?,
-            )
-        } else if let [month, day, year] = text.split('/').collect::<Vec<_>>()[..] {
-            (digits(year.get(..4)?)?, digits(month)?, digits(day)?)
-        } else if let [day, month, year] = text.split('-').collect::<Vec<_>>()[..] {
-            const MONTHS: [&str; 12] = [
-                "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
-            ];
-            let month = MONTHS
-                .iter()
-                .position(|m| m.eq_ignore_ascii_case(month))
-                .map(|m| m as u32 + 1)?;
-            let year = match (year.len(), digits(year)?) {
-                // Two-digit years: the census starts in the 1970s.
-                (2, yy) if yy < 70 => 2000 + yy,
-                (2, yy) => 1900 + yy,
-                (4, yyyy) => yyyy,
-                _ => return None,
-            };
-            (year, month, digits(day)?)
-        } else {
-            return None;
-        };
-    ((1900..=2999).contains(&year) && (1..=12).contains(&month) && (1..=31).contains(&day))
-        .then(|| format!("{year:04}-{month:02}-{day:02}"))
-}
-
 /// The file an import writes before it is renamed over `target`: beside it (a rename stays on one file system),
 /// hidden, and named after this process so two imports at once never write the same file.
 fn work_file(target: &Path) -> PathBuf {
@@ -263,24 +85,45 @@ impl Drop for Unfinished {
     }
 }
 
-/// Imports the census CSV at `source` into a new file that then replaces `target`. `progress` is called now and
-/// then with the rows and bytes read so far. Fails (leaving `target` as it was) when the file cannot be read, has
-/// no DOT_NUMBER or LEGAL_NAME column, or holds no readable row at all.
+/// Imports the census CSV at `source` into a new file that then replaces `target`, refusing (see [`import_with`])
+/// to replace a file that is not a census or a census with twice as many carriers.
 pub fn import(
     source: &Path,
     target: &Path,
+    progress: impl FnMut(u64, u64),
+) -> Result<Report, String> {
+    import_with(source, target, false, progress)
+}
+
+/// Imports the census CSV at `source` into a new file that then replaces `target`. `progress` is called now and
+/// then with the rows and bytes read so far. Fails (leaving `target` as it was) when the file cannot be read, has
+/// no DOT_NUMBER or LEGAL_NAME column, holds no readable row at all, or holds a record longer than
+/// [`MAX_RECORD`] (an unclosed quote). Unless `force`, also refuses when `target` exists and is not a census
+/// database (it could be the leads), or when the new census has fewer than half the carriers of the one in place.
+pub fn import_with(
+    source: &Path,
+    target: &Path,
+    force: bool,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Report, String> {
     let started = Instant::now();
+    if !force {
+        census_in_place(target)?;
+    }
     let file = File::open(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
     let mut reader = csv::ReaderBuilder::new()
         // Rows of another width are reported as malformed here, not refused by the parser.
         .flexible(true)
+        // Lines end at `\n` only, so line numbers are right for CRLF files too (a `\r` left at the end of the
+        // last field is trimmed with the rest of its spaces).
+        .terminator(csv::Terminator::Any(b'\n'))
         .buffer_capacity(1 << 20)
-        .from_reader(file);
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("cannot read the header of {}: {e}", source.display()))?;
+        .from_reader(Capped::new(file));
+    let headers = reader.byte_headers().map_err(|e| match e.kind() {
+        // The parser reads ahead: a record too long after the header can stop it here.
+        csv::ErrorKind::Io(io) if too_long(io).is_some() => read_error(source, io),
+        _ => format!("cannot read the header of {}: {e}", source.display()),
+    })?;
     let columns = Columns::find(headers)?;
 
     if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -314,12 +157,16 @@ pub fn import(
                 Ok(true) => {}
                 Err(error) => {
                     if let csv::ErrorKind::Io(io) = error.kind() {
-                        return Err(format!("cannot read {}: {io}", source.display()));
+                        return Err(read_error(source, io));
                     }
                     report.rows += 1;
                     note_malformed(&mut report, line, error.to_string());
                     continue;
                 }
+            }
+            if record.len() == 1 && record[0].trim_ascii().is_empty() {
+                // A blank line (`\r` alone in a CRLF file) is no row.
+                continue;
             }
             report.rows += 1;
             let line = record.position().map_or(line, csv::Position::line);
@@ -384,6 +231,19 @@ pub fn import(
     written
         .set_permissions(std::fs::Permissions::from_mode(0o644))
         .map_err(io)?;
+    if !force {
+        // Checked again: another import or a mistyped path may have put something there meanwhile.
+        let in_place = census_in_place(target)?;
+        if in_place.is_some_and(|carriers| report.carriers < carriers / 2) {
+            return Err(format!(
+                "the new census has {} carriers, fewer than half the {} of the one in place at {}; it is kept \
+                 (--force replaces it anyway)",
+                report.carriers,
+                in_place.unwrap_or_default(),
+                target.display()
+            ));
+        }
+    }
     std::fs::rename(&work, target)
         .map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
     unfinished.0 = None;
@@ -396,95 +256,154 @@ pub fn import(
     Ok(report)
 }
 
+/// The carriers in the census database at `target`, `None` when there is no file there, or why that file must not
+/// be replaced: it is not SQLite, or has no `census` table (the leads database, say).
+fn census_in_place(target: &Path) -> Result<Option<u64>, String> {
+    if std::fs::symlink_metadata(target).is_err() {
+        return Ok(None);
+    }
+    let refuse = |why: &str| {
+        format!(
+            "{} exists and {why}; refusing to replace it (--force replaces it anyway)",
+            target.display()
+        )
+    };
+    let connection = rusqlite::Connection::open_with_flags(
+        target,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|_| refuse("cannot be opened as SQLite"))?;
+    let carriers: Option<i64> = connection
+        .query_row("SELECT MAX(carriers) FROM census", [], |row| row.get(0))
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(error, _)
+                if error.code == rusqlite::ErrorCode::NotADatabase =>
+            {
+                refuse("is not an SQLite database")
+            }
+            _ => refuse("is not a carriers census (it has no census table)"),
+        })?;
+    Ok(Some(carriers.unwrap_or(0).unsigned_abs()))
+}
+
+/// The longest record an import reads, in bytes: a census row is well under 2 KiB, so a longer one is an unclosed
+/// quote swallowing the lines after it, and is refused before it fills memory.
+pub const MAX_RECORD: usize = 64 * 1024;
+
+/// The census file as the CSV parser reads it, watching the bytes go by: a record (the bytes from one line end
+/// outside quotes to the next) longer than [`MAX_RECORD`] is an error naming the line the record began on. Quotes
+/// are followed as the parser follows them: one opens a quoted field only at the field's start, `""` inside is a
+/// quote, and a quote in the middle of an unquoted field (`12" PIPE`) is just a character.
+struct Capped<R> {
+    inner: R,
+    state: Quoting,
+    record_bytes: usize,
+    line: u64,
+    record_line: u64,
+}
+
+impl<R> Capped<R> {
+    fn new(inner: R) -> Self {
+        Capped {
+            inner,
+            state: Quoting::FieldStart,
+            record_bytes: 0,
+            line: 1,
+            record_line: 1,
+        }
+    }
+}
+
+/// Where [`Capped`] is in the CSV's quoting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quoting {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote inside a quoted field: `""` (a quote) or the field's end.
+    QuoteInQuoted,
+}
+
+impl Quoting {
+    /// The state after `byte`, and whether `byte` ended the record.
+    fn next(self, byte: u8) -> (Quoting, bool) {
+        use Quoting::*;
+        match (self, byte) {
+            (Quoted, b'"') => (QuoteInQuoted, false),
+            (Quoted, _) => (Quoted, false),
+            (FieldStart, b'"') | (QuoteInQuoted, b'"') => (Quoted, false),
+            (_, b'\n') => (FieldStart, true),
+            (_, b',') => (FieldStart, false),
+            _ => (Unquoted, false),
+        }
+    }
+}
+
+/// How [`Capped`] tells its error apart from the file's own I/O errors.
+#[derive(Debug)]
+struct TooLong(u64);
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "record at line {} longer than {MAX_RECORD} bytes",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+/// What stops an import that cannot read on: a record too long, or the file's own error.
+fn read_error(source: &Path, error: &std::io::Error) -> String {
+    match too_long(error) {
+        Some(line) => format!(
+            "line {line}: malformed, a record longer than {} KiB (an unclosed quote?); the import stopped and the \
+             census in place is kept",
+            MAX_RECORD / 1024
+        ),
+        None => format!("cannot read {}: {error}", source.display()),
+    }
+}
+
+/// The line of a record [`Capped`] refused.
+fn too_long(error: &std::io::Error) -> Option<u64> {
+    error
+        .get_ref()?
+        .downcast_ref::<TooLong>()
+        .map(|too_long| too_long.0)
+}
+
+impl<R: std::io::Read> std::io::Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        for &byte in &buf[..read] {
+            let (state, ended) = self.state.next(byte);
+            self.state = state;
+            if byte == b'\n' {
+                self.line += 1;
+            }
+            if ended {
+                self.record_bytes = 0;
+                self.record_line = self.line;
+                continue;
+            }
+            self.record_bytes += 1;
+            if self.record_bytes > MAX_RECORD {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    TooLong(self.record_line),
+                ));
+            }
+        }
+        Ok(read)
+    }
+}
+
 fn note_malformed(report: &mut Report, line: u64, reason: String) {
     report.malformed += 1;
     if report.malformed_lines.len() < LISTED_MALFORMED {
         report.malformed_lines.push((line, reason));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn columns(header: &str) -> Result<Columns, String> {
-        Columns::find(&ByteRecord::from(header.split(',').collect::<Vec<_>>()))
-    }
-
-    #[test]
-    fn columns_are_found_by_name_in_any_order() {
-        let found =
-            columns("\u{feff}phy_city,EXTRA,LEGAL_NAME, DOT_NUMBER ,NBR_POWER_UNIT").unwrap();
-        assert_eq!(
-            (found.dot, found.legal_name, found.city, found.power_units),
-            (3, 2, Some(0), Some(4))
-        );
-        assert_eq!(found.drivers, None);
-        let error = columns("NAME,ADDRESS").err().unwrap();
-        assert!(error.contains("no DOT_NUMBER column"), "{error}");
-    }
-
-    #[test]
-    fn rows_are_read_or_say_what_is_wrong() {
-        let found =
-            columns("DOT_NUMBER,LEGAL_NAME,NBR_POWER_UNIT,HM_FLAG,CARRIER_OPERATION,MCS150_DATE")
-                .unwrap();
-        let row = |fields: &[&str]| found.carrier(&ByteRecord::from(fields.to_vec()));
-        let carrier = row(&["  42", " ACME ", "", "Y", "B", "20231108 1342"]).unwrap();
-        assert_eq!(carrier.dot_number, 42);
-        assert_eq!(carrier.legal_name, "ACME");
-        assert_eq!(
-            row(&["1", "A\u{202E}B\nC", "", "", "", ""])
-                .unwrap()
-                .legal_name,
-            "AB C"
-        );
-        assert_eq!(carrier.power_units, None);
-        assert_eq!(carrier.hazmat, Some(true));
-        assert_eq!(carrier.operation, Some(Operation::IntrastateHazmat));
-        assert_eq!(carrier.mcs150_date.as_deref(), Some("2023-11-08"));
-        assert!(
-            row(&["x", "A", "", "", "", ""])
-                .unwrap_err()
-                .contains("DOT_NUMBER")
-        );
-        assert!(
-            row(&["1", " ", "", "", "", ""])
-                .unwrap_err()
-                .contains("LEGAL_NAME")
-        );
-        assert!(
-            row(&["1", "A", "many", "", "", ""])
-                .unwrap_err()
-                .contains("NBR_POWER_UNIT")
-        );
-        assert!(
-            row(&["1", "A"])
-                .unwrap_err()
-                .contains("2 fields where the header has 6")
-        );
-    }
-
-    #[test]
-    fn latin_1_names_are_kept() {
-        assert_eq!(text(b"TRANSPORTES PE\xd1A"), "TRANSPORTES PEÑA");
-        assert_eq!(text("PEÑA".as_bytes()), "PEÑA");
-    }
-
-    #[test]
-    fn census_dates_become_iso_dates() {
-        for (given, expected) in [
-            ("20231108", Some("2023-11-08")),
-            ("20231108 0000", Some("2023-11-08")),
-            ("2023-11-08", Some("2023-11-08")),
-            ("11/08/2023", Some("2023-11-08")),
-            ("08-NOV-23", Some("2023-11-08")),
-            ("08-nov-98", Some("1998-11-08")),
-            ("20231308", None),
-            ("yesterday", None),
-            ("", None),
-        ] {
-            assert_eq!(iso_date(given).as_deref(), expected, "{given:?}");
-        }
     }
 }

@@ -8,6 +8,7 @@
 //! columns the API shows are ever stored: the census's phone, fax, e-mail and street are never read into memory
 //! beyond the CSV parser's buffer, so they cannot leak through an answer, a lead or a backup.
 
+mod columns;
 pub mod import;
 pub mod lookup;
 mod routes;
@@ -81,6 +82,11 @@ impl From<Carrier> for CarrierSnapshot {
 }
 
 impl CarrierSnapshot {
+    /// `None` for a snapshot that holds nothing (JSON null, from a value that was not text).
+    pub fn or_none(snapshot: Option<CarrierSnapshot>) -> Option<CarrierSnapshot> {
+        snapshot.filter(|snapshot| !snapshot.0.is_null())
+    }
+
     /// One line for a table: the legal name and the DOT number.
     pub fn summary(&self) -> String {
         let name = self.0["legal_name"].as_str().unwrap_or("?");
@@ -97,12 +103,20 @@ impl rusqlite::types::ToSql for CarrierSnapshot {
     }
 }
 
+/// Any stored value reads: a JSON object as itself, text that is not JSON as a string; anything else (a number,
+/// which the column's TEXT affinity keeps as text, other JSON, a BLOB some other program wrote) as JSON null,
+/// which the lead then holds as no snapshot (see [`CarrierSnapshot::or_none`]). A lead is never unreadable for its
+/// snapshot.
 impl rusqlite::types::FromSql for CarrierSnapshot {
     fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        let text = value.as_str()?;
-        Ok(CarrierSnapshot(serde_json::from_str(text).unwrap_or_else(
-            |_| serde_json::Value::String(text.into()),
-        )))
+        let Ok(text) = value.as_str() else {
+            return Ok(CarrierSnapshot(serde_json::Value::Null));
+        };
+        Ok(CarrierSnapshot(match serde_json::from_str(text) {
+            Ok(object @ serde_json::Value::Object(_)) => object,
+            Ok(_) => serde_json::Value::Null,
+            Err(_) => serde_json::Value::String(text.into()),
+        }))
     }
 }
 

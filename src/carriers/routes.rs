@@ -1,5 +1,6 @@
 //! `GET /api/carriers/<dot>`: one carrier of the census as JSON, for the quote form's "Is this your company?".
-//! 400 for a DOT number that is not 1-8 digits, 404 for one the census lacks (or no census at all), 429 once an
+//! 400 for a DOT number that is not 1-8 digits, 404 for one the census lacks (`"census": true`) or when no census is
+//! imported (`"census": false`), 429 once an
 //! address has looked up `carrier_lookup_limit` numbers in 10 minutes: a visitor types one or two, a scraper
 //! wants thousands. Never the census's phone, e-mail or street: they are not even stored.
 
@@ -46,7 +47,7 @@ pub fn stage() -> AdHoc {
         };
         Ok(rocket
             .manage(carriers)
-            .mount("/api", rocket::routes![lookup]))
+            .mount(contract::routes::CARRIERS_API, rocket::routes![lookup]))
     })
 }
 
@@ -65,39 +66,85 @@ impl<'r> Responder<'r, 'static> for Found {
     }
 }
 
-#[get("/carriers/<dot>")]
-async fn lookup(dot: &str, ip: ClientIp, carriers: &State<Carriers>) -> Result<Found, ClientError> {
+/// A lookup that found no carrier: a 404 whose JSON says, in `census`, whether a census is in place at all. Without
+/// one, no number will be found, and the quote form stops asking for the rest of the page view.
+pub struct NotFound {
+    census: bool,
+}
+
+impl<'r> Responder<'r, 'static> for NotFound {
+    fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
+        let mut body =
+            ClientError::new(Status::NotFound, "No carrier has this DOT number.").to_json();
+        body["census"] = self.census.into();
+        let body = body.to_string();
+        Response::build()
+            .status(Status::NotFound)
+            .header(ContentType::JSON)
+            .sized_body(body.len(), std::io::Cursor::new(body))
+            .ok()
+    }
+}
+
+/// What a lookup answers.
+#[derive(rocket::Responder)]
+pub enum Answer {
+    Found(Found),
+    NotFound(NotFound),
+    Refused(ClientError),
+}
+
+#[get("/<dot>")]
+async fn lookup(dot: &str, ip: ClientIp, carriers: &State<Carriers>) -> Answer {
+    match find(dot, ip, carriers).await {
+        Ok(Some(carrier)) => Answer::Found(Found(carrier)),
+        Ok(None) => Answer::NotFound(NotFound { census: true }),
+        Err(None) => Answer::NotFound(NotFound { census: false }),
+        Err(Some(error)) => Answer::Refused(error),
+    }
+}
+
+/// The carrier, `None` when the census lacks it; `Err(None)` when there is no census, or why the lookup failed.
+async fn find(
+    dot: &str,
+    ip: ClientIp,
+    carriers: &Carriers,
+) -> Result<Option<Carrier>, Option<ClientError>> {
     let Some(dot) = parse_dot(dot) else {
-        return Err(ClientError::new(
+        return Err(Some(ClientError::new(
             Status::BadRequest,
             "A DOT number is 1 to 8 digits.",
-        ));
+        )));
     };
-    if !carriers.per_ip.try_acquire(&crate::leads::rate_key(ip.0)) {
+    if !carriers
+        .per_ip
+        .try_acquire(&crate::client_ip::rate_key(ip.0))
+    {
         rocket::warn!(
             "rate limit: {} carrier lookups per 10 minutes reached by {}",
             carriers.limit,
             ip.0
         );
-        return Err(ClientError::new(
-            Status::TooManyRequests,
-            "Too many DOT lookups. Please wait a few minutes and try again.",
-        )
-        .titled("Too Many Attempts"));
+        return Err(Some(
+            ClientError::new(
+                Status::TooManyRequests,
+                "Too many DOT lookups. Please wait a few minutes and try again.",
+            )
+            .titled("Too Many Attempts"),
+        ));
     }
     let census = Arc::clone(&carriers.census);
     let found = rocket::tokio::task::spawn_blocking(move || census.find(dot)).await;
-    let not_found = || ClientError::new(Status::NotFound, "No carrier has this DOT number.");
     match found {
-        Ok(Ok(Some(carrier))) => Ok(Found(carrier)),
-        Ok(Ok(None)) | Ok(Err(CensusError::Missing(_))) => Err(not_found()),
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(CensusError::Missing(_))) => Err(None),
         Ok(Err(error)) => {
             rocket::error!("carrier lookup failed: {error}");
-            Err(ClientError::for_status(Status::ServiceUnavailable))
+            Err(Some(ClientError::for_status(Status::ServiceUnavailable)))
         }
         Err(error) => {
             rocket::error!("carrier lookup failed, task failed: {error}");
-            Err(ClientError::for_status(Status::InternalServerError))
+            Err(Some(ClientError::for_status(Status::InternalServerError)))
         }
     }
 }

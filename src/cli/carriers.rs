@@ -23,6 +23,10 @@ pub enum CarriersCommand {
         /// The carriers database to write [default: `carriers_database`, or carriers.db beside the leads database].
         #[arg(long)]
         carriers_database: Option<PathBuf>,
+        /// Replace what is at the carriers database's path even when it is not a census, or is a census with more
+        /// than twice the carriers of the new one.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -33,6 +37,7 @@ pub fn run(command: CarriersCommand, figment: &Figment) -> Result<(), String> {
     let CarriersCommand::Import {
         file,
         carriers_database,
+        force,
     } = command;
     let settings = config::load(figment)?;
     let target = carriers_database.unwrap_or_else(|| settings.carriers_database());
@@ -48,7 +53,7 @@ pub fn run(command: CarriersCommand, figment: &Figment) -> Result<(), String> {
             ProgressStyle::with_template("{bar:40} {percent:>3}% {msg} (eta {eta})")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        let report = import::import(&file, &target, |rows, bytes| {
+        let report = import::import_with(&file, &target, force, |rows, bytes| {
             bar.set_position(bytes);
             bar.set_message(format!("{rows} rows, {:.0} rows/s", rate(rows)));
         });
@@ -56,7 +61,7 @@ pub fn run(command: CarriersCommand, figment: &Figment) -> Result<(), String> {
         report
     } else {
         let mut last = Instant::now();
-        import::import(&file, &target, |rows, bytes| {
+        import::import_with(&file, &target, force, |rows, bytes| {
             if last.elapsed() >= PLAIN_EVERY {
                 last = Instant::now();
                 eprintln!(

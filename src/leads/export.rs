@@ -21,7 +21,8 @@ pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
             COLUMNS.iter().map(|column| match &value[*column] {
                 serde_json::Value::Null => String::new(),
                 serde_json::Value::String(text) => printable(text).into_owned(),
-                other => other.to_string(),
+                // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
+                other => printable(&other.to_string()).into_owned(),
             }),
         )?;
     }

@@ -18,7 +18,6 @@ pub mod store;
 pub mod validate;
 
 pub use nojs::escape_html;
-pub(crate) use pipeline::rate_key;
 pub use routes::{Leads, stage};
 
 /// The consent text shown beside the quote form, from `content/forms.toml`, stored with every consenting lead.

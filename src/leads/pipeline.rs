@@ -32,7 +32,7 @@ pub enum Verdict {
 
 pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();
-    let ip_key = rate_key(visit.ip.0);
+    let ip_key = crate::client_ip::rate_key(visit.ip.0);
     if !fields.get(HONEYPOT_FIELD).trim().is_empty() {
         rocket::warn!(
             "dropped a {} submission from {ip}: the honeypot field was filled",
@@ -143,8 +143,14 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         return Verdict::RateLimited;
     }
 
-    // The carrier as the census knows it now; never a reason to fail or hold up the lead.
-    if let Some(dot) = &lead.dot_number {
+    // The carrier as the census knows it now; never a reason to fail or hold up the lead. Not when the visitor
+    // answered "No" to "Is this your company?" for this number: the census's carrier is then not theirs. Kept when
+    // they said yes, did not answer, or sent no answer (a form without the island, the API used directly).
+    let declined = fields
+        .get("carrier_answer")
+        .trim()
+        .eq_ignore_ascii_case("no");
+    if let Some(dot) = lead.dot_number.as_ref().filter(|_| !declined) {
         lead.carrier_snapshot = crate::carriers::lookup::snapshot(&leads.census, dot)
             .await
             .map(Into::into);
@@ -213,32 +219,9 @@ fn is_too_fast(elapsed_ms: &str) -> bool {
     text.parse::<u64>().is_ok_and(|ms| ms < FASTEST_HUMAN_MS)
 }
 
-/// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
-pub(crate) fn rate_key(ip: std::net::IpAddr) -> String {
-    match ip {
-        std::net::IpAddr::V4(v4) => v4.to_string(),
-        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ipv6_visitors_are_limited_by_their_64_network() {
-        let key = |text: &str| rate_key(text.parse().unwrap());
-        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
-        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
-        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
-        assert_eq!(key("203.0.113.7"), "203.0.113.7");
-    }
 
     #[test]
     fn only_a_whole_number_of_milliseconds_can_be_slow_enough() {

@@ -9,13 +9,18 @@ use std::path::{Path, PathBuf};
 use rocket::http::{ContentType, Status};
 use rocket::local::blocking::Client;
 use serde_json::{Value, json};
-use truckins::carriers::import::import;
+use truckins::carriers::import::{MAX_RECORD, import, import_with};
 use truckins::leads::store::{LeadFilter, list, open};
 
 use crate::common;
 use crate::common::process::{Server, TempDir, truckins};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
+/// CRLF line ends, blank lines, a quoted line break and a date with a non-ASCII byte.
+const CRLF_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/census_crlf.csv"
+);
 
 /// What the fixture's contact columns hold: none of it may be stored or answered.
 const CONTACT_DETAILS: [&str; 6] = [
@@ -125,6 +130,7 @@ fn lookups_answer_the_census_fields_and_never_contact_details() {
         assert_eq!(status, Status::NotFound, "{dot}");
         assert_eq!(body["message"], "No carrier has this DOT number.");
         assert!(body["error"].is_string());
+        assert_eq!(body["census"], true, "a census is in place");
     }
     for dot in ["12a", "123456789", "0", "-1", "%20"] {
         assert_eq!(lookup(&client, dot).0, Status::BadRequest, "{dot}");
@@ -138,6 +144,7 @@ fn without_a_census_every_lookup_is_not_found() {
     let (status, body) = lookup(&client, "1234567");
     assert_eq!(status, Status::NotFound);
     assert!(body["message"].is_string());
+    assert_eq!(body["census"], false, "no census: the form stops asking");
 }
 
 #[test]
@@ -235,11 +242,14 @@ fn a_failed_import_keeps_the_census_in_place() {
 fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     let (client, database) = app_with("carrier-snapshot", 100);
     let census = census_of(&database);
-    let quote = |dot: &str, email: &str| {
-        let body = json!({
+    let quote_answered = |dot: &str, email: &str, answer: Option<&str>| {
+        let mut body = json!({
             "name": "Dana O'Neil", "email": email, "company": "Lone Star", "insurance_type": "dump",
             "vehicle_count": 3, "dot_number": dot, "consent": true,
         });
+        if let Some(answer) = answer {
+            body["carrier_answer"] = answer.into();
+        }
         let response = client
             .post("/api/leads/quote")
             .header(ContentType::JSON)
@@ -247,18 +257,24 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
             .dispatch();
         assert_eq!(response.status(), Status::Created);
     };
+    let quote = |dot: &str, email: &str| quote_answered(dot, email, None);
     // No census: the lead is stored, without a snapshot.
     quote("1234567", "before@example.com");
     import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
     quote("1234567", "matched@example.com");
     quote("9999999", "unknown@example.com");
+    // "Is this your company?" answered No: the census's carrier is not theirs, and no snapshot says it was.
+    quote_answered("1234567", "declined@example.com", Some("no"));
+    quote_answered("1234567", "accepted@example.com", Some("yes"));
+    quote_answered("1234567", "unanswered@example.com", Some("unanswered"));
     // A later census changes the carrier; the lead keeps what it matched.
     let renamed = census_file(
         database.parent().unwrap(),
         "renamed.csv",
         &["1234567,RENAMED LLC,WACO,TX,1,"],
     );
-    import(&renamed, &census, |_, _| {}).unwrap();
+    // Forced: one carrier where there were four.
+    import_with(&renamed, &census, true, |_, _| {}).unwrap();
 
     let pool = open(&database, 1).unwrap();
     let leads = list(&pool, &LeadFilter::default()).unwrap();
@@ -269,6 +285,50 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     assert_eq!(snapshot("before@example.com"), None);
     assert_eq!(snapshot("matched@example.com"), Some(lone_star()));
     assert_eq!(snapshot("unknown@example.com"), None);
+    assert_eq!(snapshot("declined@example.com"), None);
+    assert_eq!(snapshot("accepted@example.com"), Some(lone_star()));
+    assert_eq!(snapshot("unanswered@example.com"), Some(lone_star()));
+    drop(pool);
+
+    // A snapshot column another program filled with an INTEGER or a BLOB reads as no snapshot; text that is not
+    // JSON reads as a string and is exported printable.
+    let connection = rusqlite::Connection::open(&database).unwrap();
+    for (email, value) in [
+        ("before@example.com", rusqlite::types::Value::Integer(7)),
+        (
+            "unknown@example.com",
+            rusqlite::types::Value::Blob(vec![0, 1, 2]),
+        ),
+        (
+            "declined@example.com",
+            rusqlite::types::Value::Text("not json \u{1b}[31m\u{202E}".into()),
+        ),
+    ] {
+        connection
+            .execute(
+                "UPDATE leads SET carrier_snapshot = ?1 WHERE email = ?2",
+                rusqlite::params![value, email],
+            )
+            .unwrap();
+    }
+    drop(connection);
+    let pool = open(&database, 1).unwrap();
+    let leads = list(&pool, &LeadFilter::default()).unwrap();
+    let snapshot = |email: &str| {
+        let lead = leads.iter().find(|lead| lead.email == email).unwrap();
+        lead.carrier_snapshot.as_ref().map(|s| s.0.clone())
+    };
+    assert_eq!(snapshot("before@example.com"), None);
+    assert_eq!(snapshot("unknown@example.com"), None);
+    assert_eq!(
+        snapshot("declined@example.com"),
+        Some(json!("not json \u{1b}[31m\u{202E}"))
+    );
+    let mut csv = Vec::new();
+    truckins::leads::export::write_csv(&leads, &mut csv).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(!csv.contains(['\u{1b}', '\u{202E}']), "{csv}");
+    assert!(csv.contains("not json"), "{csv}");
 }
 
 #[test]
@@ -378,4 +438,172 @@ fn a_broken_census_never_costs_a_lead() {
     let leads = list(&pool, &LeadFilter::default()).unwrap();
     assert_eq!(leads.len(), 1);
     assert!(leads[0].carrier_snapshot.is_none());
+}
+
+#[test]
+fn a_crlf_census_reports_the_lines_a_text_editor_shows() {
+    let (client, database) = app_with("carrier-crlf", 100);
+    let report = import(Path::new(CRLF_FIXTURE), &census_of(&database), |_, _| {}).unwrap();
+    assert_eq!((report.rows, report.carriers, report.malformed), (6, 3, 3));
+    assert_eq!(
+        report
+            .malformed_lines
+            .iter()
+            .map(|(line, reason)| (*line, reason.split(' ').next().unwrap_or_default()))
+            .collect::<Vec<_>>(),
+        [(4, "DOT_NUMBER"), (9, "2"), (10, "NBR_POWER_UNIT")],
+        "{:?}",
+        report.malformed_lines
+    );
+    let (status, first) = lookup(&client, "1000001");
+    assert_eq!(status, Status::Ok);
+    assert_eq!(first["legal_name"], "CRLF ONE, LLC");
+    assert_eq!(first["mcs150_date"], "2024-01-15");
+    // The last field kept no `\r`; the bad date (`2023-11-0é`) is dropped and the row kept.
+    let (_, quoted) = lookup(&client, "1000002");
+    assert_eq!(quoted["legal_name"], "QUOTED NAME");
+    assert_eq!(quoted["power_units"], 2);
+    assert_eq!(quoted["mcs150_date"], Value::Null);
+    assert_eq!(lookup(&client, "1000005").1["legal_name"], "FINE");
+}
+
+#[test]
+fn an_unclosed_quote_stops_the_import_at_its_line_and_keeps_the_census() {
+    let (client, database) = app_with("carrier-unclosed", 100);
+    let dir = database.parent().unwrap();
+    let census = census_of(&database);
+    import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
+    let mut rows = vec![
+        "9000001,FIRST,AUSTIN,TX,1,".to_string(),
+        "9000002,\"UNCLOSED,AUSTIN,TX,1,".into(),
+    ];
+    let filler = (0..MAX_RECORD / 20).map(|n| format!("{},FILLER,AUSTIN,TX,1,", 9_100_000 + n));
+    rows.extend(filler);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let unclosed = census_file(dir, "unclosed.csv", &rows);
+    let error = import_with(&unclosed, &census, true, |_, _| {}).unwrap_err();
+    assert!(error.starts_with("line 3: malformed"), "{error}");
+    assert!(error.contains("the census in place is kept"), "{error}");
+    assert_eq!(lookup(&client, "1234567").1, lone_star());
+    assert_eq!(lookup(&client, "9000001").0, Status::NotFound);
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_name().to_string_lossy().contains("importing"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn quotes_inside_unquoted_fields_are_characters_and_never_stop_an_import() {
+    let (client, database) = app_with("carrier-inch", 100);
+    let dir = database.parent().unwrap();
+    let mut rows = vec![
+        "9000001,12\" PIPE HAULERS,AUSTIN,TX,1,".to_string(),
+        "9000002,\"QUOTED \"\"NAME\"\"\",AUSTIN,TX,1,".into(),
+    ];
+    rows.extend((0..MAX_RECORD / 20).map(|n| format!("{},FILLER,AUSTIN,TX,1,", 9_100_000 + n)));
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let inch = census_file(dir, "inch.csv", &rows);
+    let report = import(&inch, &census_of(&database), |_, _| {}).unwrap();
+    assert_eq!(report.malformed, 0, "{:?}", report.malformed_lines);
+    assert_eq!(
+        lookup(&client, "9000001").1["legal_name"],
+        "12\" PIPE HAULERS"
+    );
+    assert_eq!(
+        lookup(&client, "9000002").1["legal_name"],
+        "QUOTED \"NAME\""
+    );
+}
+
+#[test]
+fn a_census_with_less_than_half_the_carriers_replaces_the_one_in_place_only_when_forced() {
+    let (client, database) = app_with("carrier-shrunk", 100);
+    let dir = database.parent().unwrap();
+    let census = census_of(&database);
+    import(Path::new(FIXTURE), &census, |_, _| {}).unwrap();
+    let one = census_file(dir, "one.csv", &["42,ONLY ONE,AUSTIN,TX,1,"]);
+    let error = import(&one, &census, |_, _| {}).unwrap_err();
+    assert!(
+        error.contains("1 carriers, fewer than half the 4 of the one in place"),
+        "{error}"
+    );
+    assert!(error.contains("--force"), "{error}");
+    assert_eq!(lookup(&client, "1234567").1, lone_star());
+    let two = census_file(
+        dir,
+        "two.csv",
+        &["42,ONE,AUSTIN,TX,1,", "43,TWO,AUSTIN,TX,1,"],
+    );
+    import(&two, &census, |_, _| {}).unwrap();
+    assert_eq!(lookup(&client, "43").1["legal_name"], "TWO");
+    import_with(&one, &census, true, |_, _| {}).unwrap();
+    assert_eq!(lookup(&client, "42").1["legal_name"], "ONLY ONE");
+    assert_eq!(lookup(&client, "43").0, Status::NotFound);
+}
+
+#[test]
+fn a_carriers_import_never_replaces_a_file_that_is_not_a_census() {
+    let dir = TempDir::new("carriers-not-census");
+    let database = dir.path().join("leads.db");
+    let database_arg = database.to_str().unwrap();
+    // The leads database, with its tables.
+    drop(open(&database, 1).unwrap());
+    let text = dir.path().join("notes.db");
+    std::fs::write(
+        &text,
+        "not SQLite at all, and long enough to look like a file header........",
+    )
+    .unwrap();
+    for (target, why) in [
+        (database_arg, "is not a carriers census"),
+        (text.to_str().unwrap(), "is not an SQLite database"),
+    ] {
+        let output = truckins(dir.path())
+            .args(["carriers", "import", FIXTURE, "--database", database_arg])
+            .args(["--carriers-database", target])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{target}: {stderr}");
+        assert!(
+            stderr.contains(why) && stderr.contains("--force"),
+            "{target}: {stderr}"
+        );
+    }
+    // The leads database is still one, not a census.
+    let pool = open(&database, 1).unwrap();
+    assert!(list(&pool, &LeadFilter::default()).unwrap().is_empty());
+    drop(pool);
+    // The same path through the configuration is refused at loading, for every command.
+    let output = truckins(dir.path())
+        .args(["carriers", "import", FIXTURE, "--database", database_arg])
+        .env("ROCKET_CARRIERS_DATABASE", database_arg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("carriers_database is the leads database"),
+        "{stderr}"
+    );
+    // --force replaces what is not a census.
+    let output = truckins(dir.path())
+        .args([
+            "carriers",
+            "import",
+            FIXTURE,
+            "--database",
+            database_arg,
+            "--force",
+        ])
+        .args(["--carriers-database", text.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

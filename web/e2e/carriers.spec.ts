@@ -13,7 +13,10 @@ const LONE_STAR = '1234567';
 function quoteForm(page: Page) {
   const field = (name: string) => page.locator(`#${PREFIX}-${name}`);
   const offer = page.locator(`#${PREFIX}-carrier`);
-  return { field, offer, yes: page.getByRole('button', { name: /^Yes/ }), no: page.getByRole('button', { name: 'No', exact: true }) };
+  // The offer's container: `data-lookup="done"` once the answer to the number in the field was handled.
+  const lookup = page.locator('[data-carrier-match]').filter({ has: offer });
+  const answer = page.locator(`form:has(#${PREFIX}-dot_number) input[name="carrier_answer"]`);
+  return { field, offer, lookup, answer, yes: page.getByRole('button', { name: /^Yes/ }), no: page.getByRole('button', { name: 'No', exact: true }) };
 }
 
 async function openQuoteForm(page: Page, origin = '') {
@@ -26,11 +29,13 @@ async function openQuoteForm(page: Page, origin = '') {
     .toBe(true);
 }
 
-/** Types a DOT number and waits for the census's answer to it (the lookup runs when typing pauses). */
+/** Types a DOT number and waits for the census's answer to it (the lookup runs when typing pauses) and for the
+ * island to have handled that answer: an assertion that nothing is offered is meaningful only after that. */
 async function typeDot(page: Page, dot: string, status: number) {
   const answered = page.waitForResponse((response) => new URL(response.url()).pathname === `/api/carriers/${dot}`);
   await quoteForm(page).field('dot_number').pressSequentially(dot);
   expect((await answered).status()).toBe(status);
+  await expect(quoteForm(page).lookup).toHaveAttribute('data-lookup', 'done');
 }
 
 test.describe('the DOT lookup', () => {
@@ -72,8 +77,9 @@ test.describe('the DOT lookup', () => {
 
   test('No dismisses the offer, by keyboard, and leaving the field does not bring it back', async ({ page }) => {
     await openQuoteForm(page);
-    const { field, offer, no } = quoteForm(page);
+    const { field, offer, no, answer } = quoteForm(page);
     await typeDot(page, LONE_STAR, 200);
+    await expect(answer).toHaveValue('unanswered');
     await expect(offer).toContainText('LONE STAR HAULERS, LLC');
     // From the DOT field, Tab reaches Yes, then No.
     await page.keyboard.press('Tab');
@@ -81,12 +87,34 @@ test.describe('the DOT lookup', () => {
     await expect(no).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(offer).toBeEmpty();
+    // Posted with the quote: the lead keeps no snapshot of a carrier the visitor said is not theirs.
+    await expect(answer).toHaveValue('no');
     await expect(field('dot_number')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(field('dot_number')).not.toBeFocused();
     await expect(offer).toBeEmpty();
     await expect(field('company')).toHaveValue('');
     await expect(field('vehicle_count')).toHaveValue('');
+  });
+
+  test('going back to a number offers its answer again without asking the server', async ({ page }) => {
+    await openQuoteForm(page);
+    const { field, offer, lookup } = quoteForm(page);
+    await typeDot(page, LONE_STAR, 200);
+    await expect(offer).toContainText('LONE STAR HAULERS, LLC');
+    await field('dot_number').fill('');
+    await typeDot(page, '3333333', 200);
+    await expect(offer).toContainText('ACME HAZMAT, INC.');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/carriers/')) asked.push(request.url());
+    });
+    await field('dot_number').fill('');
+    await field('dot_number').pressSequentially(LONE_STAR);
+    await field('dot_number').blur();
+    await expect(lookup).toHaveAttribute('data-lookup', 'done');
+    await expect(offer).toContainText('LONE STAR HAULERS, LLC');
+    expect(asked).toHaveLength(0);
   });
 
   test('an unknown number offers nothing', async ({ page }) => {
@@ -97,10 +125,21 @@ test.describe('the DOT lookup', () => {
     await expect(yes).toHaveCount(0);
   });
 
-  test('without an imported census nothing is offered and no error is shown', async ({ page }) => {
+  test('without an imported census nothing is offered, no error is shown, and nothing more is asked', async ({ page }) => {
     await openQuoteForm(page, `http://127.0.0.1:${noCensusPort}`);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/carriers/')) asked.push(request.url());
+    });
     await typeDot(page, LONE_STAR, 404);
-    const { field, offer, yes } = quoteForm(page);
+    const { field, offer, yes, lookup } = quoteForm(page);
+    // The 404 said no census is imported: another number is not asked about.
+    await field('dot_number').fill('');
+    await field('dot_number').pressSequentially('3333333');
+    await field('dot_number').blur();
+    await expect(lookup).toHaveAttribute('data-lookup', 'done');
+    expect(asked).toHaveLength(1);
+    await field('dot_number').fill(LONE_STAR);
     await field('dot_number').blur();
     await expect(offer).toBeEmpty();
     await expect(yes).toHaveCount(0);

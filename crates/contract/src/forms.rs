@@ -239,7 +239,7 @@ pub const CONTACT: Form = Form {
 pub const FORMS: [&Form; 2] = [&QUOTE, &CONTACT];
 
 /// Fields accepted besides a form's own: spam checks, idempotency and attribution.
-pub const EXTRA_FIELDS: [&str; 12] = [
+pub const EXTRA_FIELDS: [&str; 13] = [
     "website",
     "elapsed_ms",
     "submission_id",
@@ -252,6 +252,9 @@ pub const EXTRA_FIELDS: [&str; 12] = [
     "gclid",
     "referrer",
     "landing_page",
+    // The quote form's answer to "Is this your company?": `yes`, `no` or `unanswered`. After `no` the lead keeps
+    // no carrier snapshot.
+    "carrier_answer",
 ];
 
 /// The honeypot: a field people never see (hidden, out of the tab order) and programs fill in.

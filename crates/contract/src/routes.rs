@@ -18,6 +18,9 @@ pub const SITEMAP: &str = "/sitemap";
 pub const QUOTE_THANK_YOU: &str = "/get-quote/thank-you";
 pub const CONTACT_THANK_YOU: &str = "/contact/thank-you";
 
+/// The DOT lookup, `GET /api/carriers/<dot>`: the quote form's "Is this your company?" asks it.
+pub const CARRIERS_API: &str = "/api/carriers";
+
 /// The error pages, prerendered like the others under `_errors/` (a folder the server never serves by its name).
 pub mod error_pages {
     pub const NOT_FOUND: &str = "_errors/404.html";

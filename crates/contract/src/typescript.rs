@@ -43,6 +43,7 @@ pub fn typescript() -> String {
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);
+    export("carriersApi", &json!(routes::CARRIERS_API));
     let ids: Vec<String> = forms::FORMS
         .iter()
         .map(|form| format!("'{}'", form.id))

@@ -46,10 +46,12 @@ macro_rules! lead_columns {
             fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Lead> {
                 let mut index = 0..;
                 let mut next = || index.next().unwrap_or_default();
-                Ok(Lead {
+                let mut lead = Lead {
                     id: row.get(next())?,
                     $($field: row.get(next())?,)*
-                })
+                };
+                lead.carrier_snapshot = crate::carriers::CarrierSnapshot::or_none(lead.carrier_snapshot);
+                Ok(lead)
             }
         }
     };
