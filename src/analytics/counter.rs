@@ -19,6 +19,7 @@ use time::Date;
 
 use super::classify::{self, Device, Tags};
 use super::collector::{Kind, Pending, lock};
+use super::record::{Record, next_record};
 use super::store::{self, Visit};
 use crate::leads::store::DbPool;
 
@@ -60,54 +61,6 @@ impl Default for Caps {
 
 /// The distinct values seen on one day: referrer hosts, then utm_source, utm_medium, utm_campaign.
 type DayValues = [HashSet<String>; 4];
-
-/// One buffered record, borrowed from the buffer.
-#[derive(Clone, Copy)]
-struct Record<'a> {
-    /// The record's bytes after its kind: the same bytes are the same view, worked out once per batch.
-    raw: &'a [u8],
-    kind: Kind,
-    day: i32,
-    ip: [u8; 16],
-    user_agent: &'a [u8],
-    host: &'a [u8],
-    path: &'a [u8],
-    query: &'a [u8],
-    referrer: &'a [u8],
-}
-
-/// The next record of `bytes`, advancing past it.
-fn next_record<'a>(bytes: &mut &'a [u8]) -> Option<Record<'a>> {
-    fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-        let (taken, rest) = bytes.split_at_checked(n)?;
-        *bytes = rest;
-        Some(taken)
-    }
-    fn field<'a>(bytes: &mut &'a [u8]) -> Option<&'a [u8]> {
-        let length = u16::from_le_bytes(take(bytes, 2)?.try_into().ok()?);
-        take(bytes, usize::from(length))
-    }
-    let kind = match take(bytes, 1)?[0] {
-        0 => Kind::View,
-        _ => Kind::Robots,
-    };
-    let start = *bytes;
-    let day = i32::from_le_bytes(take(bytes, 4)?.try_into().ok()?);
-    let ip = take(bytes, 16)?.try_into().ok()?;
-    let (user_agent, host, path) = (field(bytes)?, field(bytes)?, field(bytes)?);
-    let (query, referrer) = (field(bytes)?, field(bytes)?);
-    Some(Record {
-        raw: &start[..start.len() - bytes.len()],
-        kind,
-        day,
-        ip,
-        user_agent,
-        host,
-        path,
-        query,
-        referrer,
-    })
-}
 
 /// The collector's thread and everything only it touches.
 pub(super) struct Counter {

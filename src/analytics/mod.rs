@@ -18,6 +18,7 @@ pub mod classify;
 pub mod collector;
 mod counter;
 pub mod html;
+mod record;
 pub mod render;
 pub mod report;
 pub mod store;
