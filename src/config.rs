@@ -12,7 +12,7 @@ use rocket::figment::{Figment, Provider};
 use serde::{Deserialize, Serialize};
 
 /// This program's settings (Rocket's own — address, port, limits, ... — sit beside them in the same sources).
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Deserialize, Serialize, PartialEq)]
 #[serde(default)]
 pub struct Settings {
     /// The SQLite file holding the leads.
@@ -63,7 +63,7 @@ pub struct Settings {
     /// Seconds a webhook receiver has to answer; an SMTP relay has three times as long per command.
     pub notify_timeout: u64,
     /// Seconds before the first retry of a failed delivery; each later wait doubles (up to an hour), with jitter.
-    /// Lowered by the tests; the default keeps the first retry within 30 s.
+    /// Lowered by the tests; at most 24 (with the jitter, the first retry within 30 s).
     pub notify_retry_base: f64,
     /// Count the pages served to people, without cookies and without keeping anything that identifies them, for
     /// `truckins report` (see `src/analytics/`); `false` counts nothing.
@@ -79,6 +79,49 @@ pub enum LogFormat {
     #[default]
     Text,
     Json,
+}
+
+/// Everything but the secrets: `smtp_url`'s user name and password and `webhook_secret` are masked.
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let smtp_url = self.smtp_url.as_deref().map(|url| {
+            crate::notify::endpoints::Relay::parse(url)
+                .map(|relay| relay.describe())
+                .unwrap_or_else(|_| "(not shown)".to_string())
+        });
+        let webhook_url = self.webhook_url.as_deref().map(|url| {
+            crate::notify::endpoints::Target::parse(url)
+                .map(|target| target.describe())
+                .unwrap_or_else(|_| "(not shown)".to_string())
+        });
+        f.debug_struct("Settings")
+            .field("database", &self.database)
+            .field("carriers_database", &self.carriers_database)
+            .field("carrier_lookup_limit", &self.carrier_lookup_limit)
+            .field("base_url", &self.base_url)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("ip_limit", &self.ip_limit)
+            .field("pool_size", &self.pool_size)
+            .field("log_format", &self.log_format)
+            .field("hsts", &self.hsts)
+            .field("request_head_timeout", &self.request_head_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("smtp_url", &smtp_url)
+            .field("smtp_ca_file", &self.smtp_ca_file)
+            .field("notify_to", &self.notify_to)
+            .field("mail_from", &self.mail_from)
+            .field("webhook_url", &webhook_url)
+            .field(
+                "webhook_secret",
+                &self.webhook_secret.as_ref().map(|_| "***"),
+            )
+            .field("autoreply", &self.autoreply)
+            .field("notify_timeout", &self.notify_timeout)
+            .field("notify_retry_base", &self.notify_retry_base)
+            .field("analytics", &self.analytics)
+            .field("test_clock", &self.test_clock)
+            .finish()
+    }
 }
 
 impl Default for Settings {

@@ -307,18 +307,18 @@ pub fn autoreply_text(lead: &Lead) -> String {
         "your message".to_string()
     };
     format!(
-        "Hello {name},\n\nThank you: we have {what}. An agent will get back to you by phone or e-mail during \
+        "Hello,\n\nThank you: we have {what}. An agent will get back to you by phone or e-mail during \
          business hours.\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n--\nYou get \
          this one confirmation because this address was entered in a form on our website. We will not add it to \
          any mailing list. If it was not you, please ignore this message.\n",
-        name = one_line(&lead.name),
     )
 }
 
 pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Message, String> {
     let (brand, _) = agency();
+    // The bare address, no display name: nothing the visitor typed goes out from the agency's domain.
     let to: Mailbox = Mailbox::new(
-        Some(one_line(&lead.name)),
+        None,
         lead.email
             .parse()
             .map_err(|e| format!("the visitor's address cannot be mailed ({e})"))?,
@@ -417,5 +417,19 @@ mod tests {
         assert!(!html.contains("<script>"), "{html}");
         assert!(html.contains("&lt;script&gt;") && html.contains("I agree &lt;b&gt;"));
         assert!(agency_text(&lead).contains("truckins leads status 42 contacted"));
+    }
+
+    #[test]
+    fn the_autoreply_carries_nothing_the_visitor_typed() {
+        let mut lead = quote();
+        lead.name = "Buy pills at example.com".into();
+        let from: Mailbox = "Milepost <leads@agency.example>".parse().unwrap();
+        let text = autoreply_text(&lead);
+        assert!(text.starts_with("Hello,\n"), "{text}");
+        let message = autoreply_message(&lead, "k1", &from).unwrap();
+        let raw = String::from_utf8(message.formatted()).unwrap();
+        assert!(!raw.contains("Buy pills"), "{raw}");
+        assert!(!raw.contains("pills"), "{raw}");
+        assert!(raw.contains("To: maria@example.com\r\n"), "{raw}");
     }
 }

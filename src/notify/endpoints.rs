@@ -98,7 +98,7 @@ impl Relay {
             "smtp"
         };
         let user = match &self.credentials {
-            Some((user, _)) => format!("{user}:***@"),
+            Some((user, _)) => format!("{}:***@", mask(user)),
             None => String::new(),
         };
         let host = if self.host.contains(':') {
@@ -112,6 +112,14 @@ impl Relay {
             Security::Plain => "no TLS, this machine only",
         };
         format!("{scheme}://{user}{host}:{} ({security})", self.port)
+    }
+}
+
+/// A user name shown by its first character only (`a***`).
+pub fn mask(user: &str) -> String {
+    match user.chars().next() {
+        Some(first) => format!("{first}***"),
+        None => "***".to_string(),
     }
 }
 
@@ -213,7 +221,7 @@ mod tests {
         );
         assert_eq!(
             relay.describe(),
-            "smtp://apikey:***@smtp.example.com:587 (STARTTLS required)"
+            "smtp://a***:***@smtp.example.com:587 (STARTTLS required)"
         );
         let wrapped = Relay::parse("smtps://u:p@smtp.example.com").unwrap();
         assert_eq!((wrapped.security, wrapped.port), (Security::Tls, 465));

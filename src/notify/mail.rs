@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use lettre::address::Envelope;
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
@@ -105,20 +106,48 @@ impl Mailer {
             _ => compose::agency_message(&due.lead, &due.key, &self.from, &self.to),
         };
         match message {
+            // The agency's e-mail to several addresses, refused for good (one refused RCPT stops the whole
+            // transaction, nothing sent): sent again to each of `notify_to` on its own, so that one address refused
+            // does not stop it reaching the others.
+            Ok(message) if due.channel == super::Channel::Email && self.to.len() > 1 => {
+                let raw = message.formatted();
+                let together = self.sorted(self.transport.send_raw(message.envelope(), &raw).await);
+                if !matches!(together, Outcome::Failed(_)) {
+                    return together;
+                }
+                let mut outcomes = Vec::with_capacity(self.to.len());
+                for to in &self.to {
+                    let outcome = match Envelope::new(
+                        Some(self.from.email.clone()),
+                        vec![to.email.clone()],
+                    ) {
+                        Ok(envelope) => self.sorted(self.transport.send_raw(&envelope, &raw).await),
+                        Err(error) => {
+                            Outcome::Failed(format!("the e-mail could not be built: {error}"))
+                        }
+                    };
+                    outcomes.push((to.email.to_string(), outcome));
+                }
+                combine(outcomes)
+            }
             Ok(message) => self.send(message).await,
             // Nothing about the lead will change: trying again cannot help.
             Err(reason) => Outcome::Failed(reason),
         }
     }
 
-    async fn send(&self, message: Message) -> Outcome {
-        match self.transport.send(message).await {
+    fn sorted<T>(&self, result: Result<T, Error>) -> Outcome {
+        match result {
             Ok(_) => Outcome::Sent,
             Err(error) if error.is_permanent() => {
                 Outcome::Failed(format!("the relay refused it: {error}"))
             }
             Err(error) => Outcome::Retry(describe(&error, &self.relay)),
         }
+    }
+
+    async fn send(&self, message: Message) -> Outcome {
+        self.sorted(self.transport.send(message).await)
     }
 
     /// `truckins notify test`: connects (TLS, authentication) and sends a test e-mail to `notify_to`, saying which
@@ -164,12 +193,44 @@ impl Mailer {
     }
 }
 
+/// The outcome of the agency's e-mail sent to each recipient on its own: sent when it reached at least one (those
+/// it did not reach are named in the log, not tried again: that would send it twice to the others), tried again
+/// when none took it and one may later, failed only when every recipient refused it for good.
+pub fn combine(outcomes: Vec<(String, Outcome)>) -> Outcome {
+    let missed: Vec<String> = outcomes
+        .iter()
+        .filter_map(|(to, outcome)| match outcome {
+            Outcome::Sent => None,
+            Outcome::Retry(reason) | Outcome::Failed(reason) => Some(format!("{to}: {reason}")),
+        })
+        .collect();
+    if outcomes
+        .iter()
+        .any(|(_, outcome)| *outcome == Outcome::Sent)
+    {
+        if !missed.is_empty() {
+            rocket::warn!(
+                "the agency's e-mail was sent, but not to: {}",
+                missed.join("; ")
+            );
+        }
+        Outcome::Sent
+    } else if outcomes
+        .iter()
+        .any(|(_, outcome)| matches!(outcome, Outcome::Retry(_)))
+    {
+        Outcome::Retry(missed.join("; "))
+    } else {
+        Outcome::Failed(missed.join("; "))
+    }
+}
+
 /// A failed attempt in words: what went wrong, in the terms `notify test` promises.
 fn describe(error: &Error, relay: &Relay) -> String {
     let place = format!("{}:{}", relay.host, relay.port);
     if error.is_timeout() {
         format!("host unreachable: {place} did not answer in time ({error})")
-    } else if error.is_tls() {
+    } else if error.is_tls() || looks_like_tls(&source_chain(error)) {
         format!("TLS failed with {place} (is the certificate trusted? see smtp_ca_file): {error}")
     } else if error.is_transient() {
         format!("the relay said try later: {error}")
@@ -181,6 +242,15 @@ fn describe(error: &Error, relay: &Relay) -> String {
     } else {
         format!("host unreachable: {place}: {}", source_chain(error))
     }
+}
+
+/// Whether an error's words are rustls' (a certificate not trusted, a handshake that failed): lettre reports some
+/// of them as connection errors.
+fn looks_like_tls(text: &str) -> bool {
+    let text = text.to_lowercase();
+    ["certificate", "handshake", "tls", "unknownissuer"]
+        .iter()
+        .any(|word| text.contains(word))
 }
 
 /// An error with its sources ("Connection error: Connection refused (os error 111)").
@@ -196,4 +266,47 @@ fn source_chain(error: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn certificate_errors_read_as_tls() {
+        assert!(looks_like_tls(
+            "Connection error: invalid peer certificate: UnknownIssuer"
+        ));
+        assert!(!looks_like_tls(
+            "Connection error: Connection refused (os error 111)"
+        ));
+    }
+
+    #[test]
+    fn one_refused_recipient_does_not_fail_the_agency_e_mail() {
+        let sent = || ("a@example.com".to_string(), Outcome::Sent);
+        let refused = || {
+            (
+                "b@example.com".to_string(),
+                Outcome::Failed("550 no such user".into()),
+            )
+        };
+        let later = || {
+            (
+                "c@example.com".to_string(),
+                Outcome::Retry("451 later".into()),
+            )
+        };
+        assert_eq!(combine(vec![sent(), refused()]), Outcome::Sent);
+        assert_eq!(combine(vec![refused(), sent(), later()]), Outcome::Sent);
+        assert_eq!(
+            combine(vec![refused(), refused()]),
+            Outcome::Failed(
+                "b@example.com: 550 no such user; b@example.com: 550 no such user".into()
+            )
+        );
+        assert!(
+            matches!(combine(vec![refused(), later()]), Outcome::Retry(reason) if reason.contains("550") && reason.contains("451"))
+        );
+    }
 }

@@ -230,6 +230,25 @@ pub fn retry_all_failed(connection: &Connection) -> rusqlite::Result<usize> {
     )
 }
 
+/// Marks the pending deliveries of the channels that are not in `on` as failed ("channel not configured"), so that
+/// they wait for `truckins outbox retry` once the channel is configured again; returns how many.
+pub fn fail_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite::Result<usize> {
+    let _writer = store::writer();
+    let now = store::now();
+    let mut failed = 0;
+    for channel in [Channel::Email, Channel::Autoreply, Channel::Webhook] {
+        if on.contains(&channel) {
+            continue;
+        }
+        failed += connection.execute(
+            "UPDATE deliveries SET state = 'failed', last_attempt_at = ?2, last_error = 'channel not configured' \
+             WHERE state = 'pending' AND channel = ?1",
+            params![channel.as_str(), now],
+        )?;
+    }
+    Ok(failed)
+}
+
 /// The backlog `/healthz` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Backlog {

@@ -36,6 +36,9 @@ pub fn mailbox(key: &str, text: &str) -> Result<Mailbox, String> {
         .map_err(|e| format!("invalid setting `{key}`: {text:?} is not an e-mail address ({e})"))
 }
 
+/// The largest `notify_retry_base`: with the ±25 % jitter the first retry stays within 30 s.
+pub const MAX_RETRY_BASE: f64 = 24.0;
+
 /// The notification settings checked together; one line saying what is wrong.
 pub fn check(settings: &Settings) -> Result<(), String> {
     let invalid = |why: String| format!("invalid setting: {why}");
@@ -97,11 +100,10 @@ pub fn check(settings: &Settings) -> Result<(), String> {
         return Err("invalid setting: `notify_timeout` must be 1 to 600 seconds".into());
     }
     let base = settings.notify_retry_base;
-    if !(base.is_finite() && base > 0.0 && base <= 3600.0) {
-        return Err(
-            "invalid setting: `notify_retry_base` must be more than 0 and at most 3600 seconds"
-                .into(),
-        );
+    if !(base.is_finite() && base > 0.0 && base <= MAX_RETRY_BASE) {
+        return Err(format!(
+            "invalid setting: `notify_retry_base` must be more than 0 and at most {MAX_RETRY_BASE} seconds (the first retry within 30 s)"
+        ));
     }
     Ok(())
 }
@@ -229,6 +231,12 @@ mod tests {
             .is_err()
         );
         assert!(with(|s| s.notify_retry_base = 0.0).is_err());
+        assert!(with(|s| s.notify_retry_base = 24.0).is_ok());
+        assert!(
+            with(|s| s.notify_retry_base = 25.0)
+                .unwrap_err()
+                .contains("at most 24")
+        );
         assert!(with(|s| s.notify_timeout = 0).is_err());
     }
 
@@ -242,9 +250,14 @@ mod tests {
         settings.webhook_url = Some("https://hooks.example.com/catch/SECRETPATH".into());
         settings.webhook_secret = Some("0123456789abcdef0123".into());
         let text = describe(&settings).join("\n");
-        for secret in ["hunter2", "SECRETPATH", "0123456789abcdef"] {
+        for secret in ["hunter2", "user", "SECRETPATH", "0123456789abcdef"] {
             assert!(!text.contains(secret), "{text}");
         }
         assert!(!text.contains("only be stored"));
+        assert!(text.contains("u***:***@"), "{text}");
+        let debug = format!("{settings:?}");
+        for secret in ["hunter2", "user:", "0123456789abcdef"] {
+            assert!(!debug.contains(secret), "{debug}");
+        }
     }
 }

@@ -6,7 +6,9 @@
 //! every few seconds, to see re-queues made by the CLI).
 //! A failed attempt is tried again after a growing, jittered wait (`notify_retry_base`, doubling up to an hour) for
 //! at least 24 h, then the delivery is marked failed with its last reason. Deliveries pending at start are simply
-//! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once).
+//! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once);
+//! those of a channel no longer configured are marked failed at start. Outcomes whose write fails are kept in memory
+//! and written before the table is read again (after the idle wait), so their deliveries are not sent again.
 //!
 //! The worker has its own connection to the leads file, committing without a sync to disk (`synchronous=NORMAL`):
 //! its writes are made durable by the next lead's commit, and one lost would only mean a delivery sent again, so
@@ -117,11 +119,8 @@ impl Worker {
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
         let settings = rocket.state::<Settings>()?.clone();
         let outbox = rocket.state::<Leads>()?.outbox.clone();
-        if !outbox.is_active() {
-            return None;
-        }
-        let db = match open(&settings.database) {
-            Ok(connection) => Arc::new(Mutex::new(connection)),
+        let connection = match open(&settings.database) {
+            Ok(connection) => connection,
             Err(error) => {
                 rocket::error!(
                     "notifications not started: the leads database cannot be opened: {error}"
@@ -129,6 +128,21 @@ impl Worker {
                 return None;
             }
         };
+        // Deliveries of a channel turned off since they were queued: failed, for `outbox retry` once it is back on.
+        match outbox::fail_unconfigured(&connection, outbox.channels()) {
+            Ok(0) => {}
+            Ok(count) => rocket::warn!(
+                "notifications: {count} pending deliveries of channels not configured now marked failed \
+                 (truckins outbox retry --all-failed once the channel is configured again)"
+            ),
+            Err(error) => rocket::error!(
+                "notifications: the deliveries of channels not configured cannot be marked failed: {error}"
+            ),
+        }
+        if !outbox.is_active() {
+            return None;
+        }
+        let db = Arc::new(Mutex::new(connection));
         let blocking = tokio::runtime::Handle::current();
         let (stop, stopped) = watch::channel(false);
         let (finished_tx, finished) = oneshot::channel::<()>();
@@ -235,11 +249,53 @@ impl Lane {
             .map_err(|e| e.to_string())
     }
 
+    /// Writes the outcomes kept from a write that failed, then `new`, in one transaction; when the write fails they
+    /// are all kept (in memory) for the next try, so that the deliveries they are about are not sent again.
+    async fn write(
+        &self,
+        kept: &mut Vec<(i64, Update)>,
+        new: Vec<(i64, Update)>,
+    ) -> Result<(), String> {
+        kept.extend(new);
+        if kept.is_empty() {
+            return Ok(());
+        }
+        let updates = kept.clone();
+        self.with_db(move |c| outbox::record_all(c, &updates))
+            .await?;
+        kept.clear();
+        Ok(())
+    }
+
+    /// Waits the idle look's time after a failed write (no storm of attempts against a database that refuses
+    /// them); true when the stop came meanwhile.
+    async fn back_off(&mut self) -> bool {
+        tokio::select! {
+            _ = time::sleep(IDLE_LOOK) => false,
+            _ = self.stopped.changed() => true,
+        }
+    }
+
     async fn run(mut self) {
         let channel = self.channel;
+        // Outcomes whose write failed: written first, before the table is read again.
+        let mut kept: Vec<(i64, Update)> = Vec::new();
         loop {
             if *self.stopped.borrow() {
                 return;
+            }
+            if !kept.is_empty()
+                && let Err(error) = self.write(&mut kept, Vec::new()).await
+            {
+                rocket::error!(
+                    "notifications: the outcome of {} {} deliveries still cannot be recorded (kept, not sent again): {error}",
+                    kept.len(),
+                    channel.as_str()
+                );
+                if self.back_off().await {
+                    return;
+                }
+                continue;
             }
             let batch = match self
                 .with_db(move |c| outbox::due(c, channel, outbox::now_ms(), BATCH))
@@ -275,17 +331,18 @@ impl Lane {
                 _ = stopped.changed() => true,
             };
             let updates = done.into_inner().unwrap_or_else(PoisonError::into_inner);
-            let recorded = if updates.is_empty() {
-                Ok(())
-            } else {
-                self.with_db(move |c| outbox::record_all(c, &updates)).await
-            };
-            if let Err(error) = recorded {
-                // Left pending: they will be attempted again, which at worst sends them twice.
+            if let Err(error) = self.write(&mut kept, updates).await {
+                // Kept in memory and written before the next batch: not sent again meanwhile (only a stop before
+                // they are written leaves them pending, to be sent again at the next start).
                 rocket::error!(
-                    "notifications: the outcome of {} deliveries could not be recorded: {error}",
+                    "notifications: the outcome of {} {} deliveries could not be recorded (kept, not sent again): {error}",
+                    kept.len(),
                     channel.as_str()
                 );
+                if stopping || self.back_off().await {
+                    return;
+                }
+                continue;
             }
             if stopping {
                 return;
@@ -390,5 +447,56 @@ mod tests {
             elapsed += retry_delay(10.0, attempts);
         }
         assert!((20..60).contains(&attempts), "{attempts}");
+    }
+
+    #[test]
+    fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            // No deliveries table yet: every write fails.
+            let db = Arc::new(Mutex::new(Connection::open_in_memory().unwrap()));
+            let (_stop, stopped) = watch::channel(false);
+            let lane = Lane {
+                channel: Channel::Webhook,
+                outbox: Outbox::new(&Settings::default()),
+                senders: Arc::new(Senders {
+                    mail: None,
+                    webhook: None,
+                }),
+                db: db.clone(),
+                blocking: tokio::runtime::Handle::current(),
+                base: 10.0,
+                stopped,
+            };
+            let mut kept = Vec::new();
+            assert!(lane.write(&mut kept, vec![(1, Update::Sent)]).await.is_err());
+            assert_eq!(kept, vec![(1, Update::Sent)]);
+            let second = (2, Update::Failed("550".into()));
+            assert!(lane.write(&mut kept, vec![second.clone()]).await.is_err());
+            assert_eq!(kept, vec![(1, Update::Sent), second.clone()]);
+            db.lock()
+                .unwrap()
+                .execute_batch(
+                    "CREATE TABLE deliveries (id INTEGER PRIMARY KEY, state TEXT, attempts INTEGER, \
+                     last_attempt_at TEXT, sent_at TEXT, next_attempt_ms INTEGER, last_error TEXT); \
+                     INSERT INTO deliveries (id, state, attempts) VALUES (1, 'pending', 0), (2, 'pending', 0);",
+                )
+                .unwrap();
+            lane.write(&mut kept, Vec::new()).await.unwrap();
+            assert!(kept.is_empty());
+            let states: Vec<String> = db
+                .lock()
+                .unwrap()
+                .prepare("SELECT state FROM deliveries ORDER BY id")
+                .unwrap()
+                .query_map([], |row| row.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(states, vec!["sent", "failed"]);
+        });
     }
 }

@@ -143,7 +143,11 @@ fn sigterm_does_not_wait_on_a_hanging_receiver_and_sigkill_loses_no_delivery() {
     let smtp_port = free_port();
     let receiver = Receiver::start(&[], Answer::Hang);
     let env = env(Some(&plain_smtp(smtp_port)), Some(&receiver.url()));
-    let mut server = serve(&database, "first", &env, &[]);
+    // A receiver given a minute to answer: a prompt stop proves the stop does not wait on it.
+    let mut patient = env.clone();
+    patient.retain(|(k, _)| *k != "TRUCKINS_NOTIFY_TIMEOUT");
+    patient.push(("TRUCKINS_NOTIFY_TIMEOUT", "60".to_string()));
+    let mut server = serve(&database, "first", &patient, &[]);
     let first = lead(server.port, "one@example.com", "restart-1");
     receiver.wait_for(1);
     let asked = Instant::now();
@@ -154,7 +158,7 @@ fn sigterm_does_not_wait_on_a_hanging_receiver_and_sigkill_loses_no_delivery() {
         asked.elapsed()
     );
 
-    let mut server = serve(&database, "second", &env, &[]);
+    let mut server = serve(&database, "second", &patient, &[]);
     let second = lead(server.port, "two@example.com", "restart-2");
     wait_for_delivery(&database, second, "email", "tried", |d| d.attempts >= 1);
     server.kill();
@@ -264,9 +268,80 @@ fn spam_invalid_and_rate_limited_submissions_notify_no_one_and_one_autoreply_per
         reply["headers"]["from"],
         "Milepost Leads <leads@agency.example>"
     );
+    // Nothing the visitor typed: no name in the greeting nor in the To header.
+    assert_eq!(reply["headers"]["to"], "maria@lopez.example");
     let text = part(reply, "text/plain");
     assert!(
-        text.contains("Hello Maria Lopez") && text.contains("Hot Shot, 2 trucks"),
+        text.trim_start().starts_with("Hello,")
+            && !text.contains("Maria")
+            && text.contains("Hot Shot, 2 trucks"),
         "{text}"
     );
+    assert!(!reply["raw"].as_str().unwrap().contains("Maria"), "{reply}");
+}
+
+#[test]
+fn one_refused_recipient_does_not_stop_the_e_mail_to_the_others() {
+    let dir = TempDir::new("notify-rcpt");
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    smtp.refuse_recipient("desk@agency.example", "550 5.1.1 No such user");
+    let env = env(Some(&plain_smtp(smtp.port)), None);
+    let server = serve(&database, "serve", &env, &[]);
+    let id = lead(server.port, "rcpt@example.com", "rcpt-1");
+    let sent = wait_for_delivery(&database, id, "email", "sent", |d| d.state != "pending");
+    assert_eq!(sent.state, "sent", "{sent:?}");
+    let mails = smtp.wait_for_mails(1);
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0]["rcpt_tos"], json!(["owner@agency.example"]));
+
+    // Every recipient refused: failed, with the reasons.
+    smtp.answer("rcpt", "550 5.1.1 No such user", -1);
+    let id = lead(server.port, "rcpt2@example.com", "rcpt-2");
+    let failed = wait_for_delivery(&database, id, "email", "failed", |d| d.state != "pending");
+    assert_eq!(failed.state, "failed", "{failed:?}");
+    assert!(
+        failed.last_error.as_deref().unwrap().contains("550"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn deliveries_of_a_channel_turned_off_are_failed_at_start_and_can_be_retried() {
+    let dir = TempDir::new("notify-off");
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    // A webhook nobody listens on: its delivery stays pending.
+    let hook = format!("http://127.0.0.1:{}/hook", free_port());
+    let with_hook = env(Some(&plain_smtp(smtp.port)), Some(&hook));
+    let mut server = serve(&database, "first", &with_hook, &[]);
+    let id = lead(server.port, "off@example.com", "off-1");
+    wait_for_delivery(&database, id, "webhook", "tried", |d| d.attempts >= 1);
+    wait_for_delivery(&database, id, "email", "sent", |d| d.state == "sent");
+    assert!(server.terminate().success());
+
+    let without = env(Some(&plain_smtp(smtp.port)), None);
+    let server = serve(&database, "second", &without, &[]);
+    let off = wait_for_delivery(&database, id, "webhook", "failed", |d| d.state == "failed");
+    assert_eq!(
+        off.last_error.as_deref(),
+        Some("channel not configured"),
+        "{off:?}"
+    );
+    drop(server);
+    let (ok, said) = cli(
+        dir.path(),
+        &database,
+        &["outbox", "retry", "--all-failed"],
+        &[],
+    );
+    assert!(
+        ok && said.contains("1 failed deliveries are queued again"),
+        "{said}"
+    );
+    let again = deliveries(&database)
+        .into_iter()
+        .find(|d| d.lead_id == id && d.channel == "webhook")
+        .unwrap();
+    assert_eq!(again.state, "pending", "{again:?}");
 }

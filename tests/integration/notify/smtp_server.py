@@ -2,7 +2,8 @@
 AUTH, that writes every message it accepts to DIR/mail-N.json (envelope, decoded headers, text parts) and answers
 as DIR/control.json says at the time (read on every command, so a test can change it while the server runs):
 {"data": "451 4.3.0 Try again later", "times": 1} answers DATA so once, {"rcpt": "550 5.1.1 No such user"}
-answers RCPT TO so; "times" -1 (the default) is for ever; an absent or empty file accepts everything.
+answers RCPT TO so; "times" -1 (the default) is for ever; "only": ADDRESS limits a "rcpt" answer to that recipient;
+an absent or empty file accepts everything.
 
 Usage: python3 smtp_server.py --port P --dir DIR [--cert CERT --key KEY] [--auth USER:PASSWORD]
 """
@@ -27,8 +28,8 @@ class Handler:
         self.used = {}
         self.count = 0
 
-    def _control(self, command):
-        """The answer control.json gives `command` now, or None to go on normally."""
+    def _control(self, command, address=None):
+        """The answer control.json gives `command` (for recipient `address`) now, or None to go on normally."""
         try:
             with open(os.path.join(self.directory, "control.json")) as file:
                 control = json.load(file)
@@ -36,6 +37,9 @@ class Handler:
             return None
         reply = control.get(command)
         if not reply:
+            return None
+        only = control.get("only")
+        if only and address is not None and address.lower() != only.lower():
             return None
         times = control.get("times", -1)
         with self.lock:
@@ -47,7 +51,7 @@ class Handler:
         return reply
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        reply = self._control("rcpt")
+        reply = self._control("rcpt", address)
         if reply:
             return reply
         envelope.rcpt_tos.append(address)

@@ -96,6 +96,12 @@ impl Smtp {
         std::fs::write(self.dir.join("control.json"), control.to_string()).unwrap();
     }
 
+    /// Makes the server refuse RCPT TO `address` (only that one) with `reply`, until changed.
+    pub fn refuse_recipient(&self, address: &str, reply: &str) {
+        let control = serde_json::json!({ "rcpt": reply, "times": -1, "only": address });
+        std::fs::write(self.dir.join("control.json"), control.to_string()).unwrap();
+    }
+
     /// Accept everything again.
     pub fn accept(&self) {
         std::fs::write(self.dir.join("control.json"), "{}").unwrap();
