@@ -324,7 +324,9 @@ wait "$TRUCKINS_PID" || true
 TRUCKINS_PID=""
 logged="$(grep -c ' GET /' "$WORK/truckins.log" || true)"
 # Every request was a browser's page view: the report counts them (the warm-up and the checks above included).
-pageviews="$("$BINARY" report --database "$WORK/leads.db" --format json \
+# (today's views: the report's default range ends yesterday)
+today="$(date -u +%F)"
+pageviews="$("$BINARY" report --database "$WORK/leads.db" --since "$today" --until "$today" --format json \
   | python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["pageviews"])')"
 
 echo ""
