@@ -87,6 +87,45 @@ impl CarrierSnapshot {
         snapshot.filter(|snapshot| !snapshot.0.is_null())
     }
 
+    /// What the agency's notification says of the match: name (and DBA), place, size, operation, hazmat, the
+    /// MCS-150 date; what the census did not have is left out.
+    pub fn details(&self) -> String {
+        let field = |key: &str| match &self.0[key] {
+            serde_json::Value::String(text) if !text.trim().is_empty() => {
+                Some(text.trim().to_string())
+            }
+            serde_json::Value::Number(number) => Some(number.to_string()),
+            _ => None,
+        };
+        let mut parts = vec![self.summary()];
+        if let Some(dba) = field("dba_name") {
+            parts.push(format!("DBA {dba}"));
+        }
+        let place: Vec<String> = ["city", "state"]
+            .iter()
+            .filter_map(|key| field(key))
+            .collect();
+        if !place.is_empty() {
+            parts.push(place.join(", "));
+        }
+        if let Some(units) = field("power_units") {
+            parts.push(format!("{units} power units"));
+        }
+        if let Some(drivers) = field("drivers") {
+            parts.push(format!("{drivers} drivers"));
+        }
+        if let Some(operation) = field("operation") {
+            parts.push(operation);
+        }
+        if self.0["hazmat"].as_bool() == Some(true) {
+            parts.push("hazmat".into());
+        }
+        if let Some(date) = field("mcs150_date") {
+            parts.push(format!("MCS-150 {date}"));
+        }
+        parts.join("; ")
+    }
+
     /// One line for a table: the legal name and the DOT number.
     pub fn summary(&self) -> String {
         let name = self.0["legal_name"].as_str().unwrap_or("?");

@@ -107,6 +107,10 @@ fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
                 .unwrap_or_default(),
         ));
         about.push(("DOT number", text(&lead.dot_number)));
+        if let Some(snapshot) = &lead.carrier_snapshot {
+            // As FMCSA's census had it when the quote came in (src/carriers): what the underwriter checks first.
+            about.push(("Census match", snapshot.details()));
+        }
     } else {
         about.push(("Subject", text(&lead.subject)));
         about.push(("Message", text(&lead.message)));
@@ -389,6 +393,24 @@ mod tests {
             consent_text: Some("I agree <b>".into()),
             ..Lead::default()
         }
+    }
+
+    #[test]
+    fn a_census_match_is_in_both_parts() {
+        let lead = Lead {
+            dot_number: Some("1234567".into()),
+            carrier_snapshot: Some(crate::carriers::CarrierSnapshot(serde_json::json!({
+                "dot_number": 1234567, "legal_name": "LONE STAR HAULERS, LLC", "dba_name": "",
+                "city": "AUSTIN", "state": "TX", "power_units": 12, "drivers": 14,
+                "operation": "interstate", "hazmat": false, "mcs150_date": "2024-03-01",
+            }))),
+            ..quote()
+        };
+        let line = "LONE STAR HAULERS, LLC (DOT 1234567); AUSTIN, TX; 12 power units; 14 drivers; interstate; \
+                    MCS-150 2024-03-01";
+        assert!(agency_text(&lead).contains(line), "{}", agency_text(&lead));
+        assert!(agency_html(&lead).contains("12 power units"));
+        assert!(!agency_text(&quote()).contains("Census match"));
     }
 
     #[test]
