@@ -5,7 +5,7 @@
 //! again; any other answer fails for good.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bytes::Bytes;
 use hmac::{Hmac, KeyInit, Mac};
@@ -103,9 +103,8 @@ impl Webhook {
 
     /// POSTs `body` signed, within the timeout; the status of the answer, or why there was none.
     async fn post(&self, key: &str, body: Vec<u8>) -> Result<StatusCode, String> {
-        let timestamp = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        // Unix seconds, from the one clock the outbox schedules by.
+        let timestamp = u64::try_from(super::outbox::now_ms() / 1000).unwrap_or(0);
         let request = Request::post(self.target.path.as_str())
             .header(hyper::header::HOST, self.target.authority())
             .header(hyper::header::CONTENT_TYPE, "application/json")
