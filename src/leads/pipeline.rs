@@ -159,9 +159,12 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
     // The lead's notifications are stored with it, in its transaction (src/notify).
     let outbox = leads.outbox.clone();
     let stored = rocket::tokio::task::spawn_blocking(move || {
-        store::insert_with(&pool, &lead, |transaction, id| {
-            outbox.enqueue(transaction, id, &lead.email)
-        })
+        let email = lead.email.clone();
+        store::insert_with(
+            &pool,
+            &lead,
+            Box::new(move |transaction, id| outbox.enqueue(transaction, id, &email)),
+        )
     })
     .await;
     let outcome = match stored {

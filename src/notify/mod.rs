@@ -52,7 +52,7 @@ impl Channel {
         Channel::ALL.into_iter().find(|c| c.as_str() == text)
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
@@ -63,6 +63,8 @@ impl Channel {
 pub struct Outbox {
     channels: Vec<Channel>,
     wake: Arc<[Notify; 3]>,
+    /// Leads whose deliveries were committed since the start: the worker tells a flood from it.
+    committed: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Outbox {
@@ -81,6 +83,7 @@ impl Outbox {
         Outbox {
             channels,
             wake: Arc::new([Notify::new(), Notify::new(), Notify::new()]),
+            committed: Arc::default(),
         }
     }
 
@@ -105,10 +108,17 @@ impl Outbox {
 
     /// Tells the worker that deliveries were committed: the first attempt goes out now, not at its next poll.
     pub fn wake(&self) {
+        self.committed
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         for channel in &self.channels {
             // A permit is kept if the channel's loop is busy, so a wake-up is never lost.
             self.wake[channel.index()].notify_one();
         }
+    }
+
+    /// Leads committed with deliveries since the start.
+    pub(crate) fn committed(&self) -> u64 {
+        self.committed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn waker(&self, channel: Channel) -> &Notify {

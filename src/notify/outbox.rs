@@ -48,11 +48,13 @@ pub fn enqueue(
                 continue;
             }
         }
-        transaction.execute(
-            "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
-             next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-            params![new_key(), lead_id, channel.as_str(), recipient, created_at, now],
-        )?;
+        // Prepared once per connection: this runs in every lead's transaction.
+        transaction
+            .prepare_cached(
+                "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
+                 next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+            )?
+            .execute(params![new_key(), lead_id, channel.as_str(), recipient, created_at, now])?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 //! write would be taken, without leaving anything behind.
 
 mod error;
+mod group;
 mod kinds;
 mod migrations;
 mod pool;
@@ -19,6 +20,7 @@ use serde::Serialize;
 /// The time stamps stored with leads (kept here too: callers of the store name it as `store::now`).
 pub use crate::clock::now;
 pub use error::StoreError;
+pub use group::Also;
 pub use kinds::{Source, Status};
 pub use pool::{Connection, DbPool, create_private, open};
 
@@ -103,50 +105,29 @@ static WRITER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Stores a lead (its `id` is ignored) and commits, or finds the lead stored earlier with its submission id.
 /// Either way, the lead is in the file at the configured path when this returns `Ok`.
 pub fn insert(pool: &DbPool, lead: &Lead) -> Result<Stored, StoreError> {
-    insert_with(pool, lead, |_, _| Ok(()))
+    insert_with(pool, lead, Box::new(|_, _| Ok(())))
 }
 
 /// [`insert`], with `also` run in the same transaction after a new lead's row (given its id), before the commit:
-/// the lead and what must follow from it (its deliveries, src/notify) are stored together or not at all.
-pub fn insert_with(
-    pool: &DbPool,
-    lead: &Lead,
-    also: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> rusqlite::Result<()>,
-) -> Result<Stored, StoreError> {
-    let mut connection = pool.get()?;
-    let _writer = writer();
-    let transaction =
-        connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    // Nothing is written into a file that is no longer in place (dropping the transaction rolls it back).
-    pool.check_file()?;
-    if let Some(submission) = &lead.submission_id {
-        let earlier: Option<i64> = transaction
-            .query_row(
-                "SELECT id FROM leads WHERE source = ?1 AND submission_id = ?2",
-                params![lead.source, submission],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if let Some(id) = earlier {
-            return Ok(Stored::Repeat(id));
-        }
-    }
-    let placeholders = (1..COLUMNS.len())
-        .map(|i| format!("?{i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sql = format!(
-        "INSERT INTO leads ({}) VALUES ({placeholders})",
-        COLUMNS[1..].join(", ")
-    );
-    transaction.execute(&sql, lead.values().as_slice())?;
-    let id = transaction.last_insert_rowid();
-    also(&transaction, id)?;
-    transaction.commit()?;
-    // The file may have gone between the check and the commit: then the lead is in a file nobody will open again,
-    // and is not acknowledged.
-    pool.check_file()?;
-    Ok(Stored::New(id))
+/// the lead and what must follow from it (its deliveries, src/notify) are stored together or not at all. Leads
+/// submitted at the same moment share one commit (see [`group`]).
+pub fn insert_with(pool: &DbPool, lead: &Lead, also: Also) -> Result<Stored, StoreError> {
+    group::insert(pool, lead, also)
+}
+
+/// The statement inserting a lead's row (every column but `id`), made once.
+fn insert_sql() -> &'static str {
+    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let placeholders = (1..COLUMNS.len())
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "INSERT INTO leads ({}) VALUES ({placeholders})",
+            COLUMNS[1..].join(", ")
+        )
+    });
+    &SQL
 }
 
 /// This process's turn to write: every writer of the file takes it (see [`WRITER`]).

@@ -19,6 +19,8 @@ use super::migrations::migrate;
 pub struct DbPool {
     pool: Pool<SqliteConnectionManager>,
     file: Arc<DatabaseFile>,
+    /// Leads waiting to be committed together (see `group`).
+    group: Arc<super::group::Queue>,
 }
 
 /// The database file as it was when the pool opened it.
@@ -33,6 +35,10 @@ struct DatabaseFile {
 pub type Connection = PooledConnection<SqliteConnectionManager>;
 
 impl DbPool {
+    pub(super) fn group_queue(&self) -> &super::group::Queue {
+        &self.group
+    }
+
     /// A connection of the pool. When none can be had, a file that is no longer in place is the likelier reason
     /// (a new connection cannot open it) and is reported as such.
     pub fn get(&self) -> Result<Connection, StoreError> {
@@ -152,6 +158,7 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
             inode: found.ino(),
             wal: journal_mode.eq_ignore_ascii_case("wal"),
         }),
+        group: Arc::default(),
     })
 }
 

@@ -37,6 +37,55 @@ fn a_repeated_submission_is_stored_once() {
 }
 
 #[test]
+fn leads_committed_together_keep_their_own_outcomes() {
+    let pool = open(&temp_db("group"), 4).unwrap();
+    // Holding the writer's turn lines every submission up in the queue, so that they make one group.
+    let writer = writer();
+    let submitters: Vec<_> = (0..6)
+        .map(|n| {
+            let pool = pool.clone();
+            std::thread::spawn(move || {
+                // Two submissions share an id (a retry racing its first attempt); one fails after its row.
+                let submission = if n == 5 {
+                    "s-4".to_string()
+                } else {
+                    format!("s-{n}")
+                };
+                let also: Also = if n == 2 {
+                    Box::new(|_, _| Err(rusqlite::Error::InvalidQuery))
+                } else {
+                    Box::new(|_, _| Ok(()))
+                };
+                insert_with(&pool, &lead(Some(&submission)), also)
+            })
+        })
+        .collect();
+    while pool.group_queue().len() < 6 {
+        std::thread::yield_now();
+    }
+    drop(writer);
+    let outcomes: Vec<_> = submitters.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(outcomes[2].is_err(), "{:?}", outcomes[2]);
+    let ids: Vec<i64> = [0, 1, 3, 4]
+        .iter()
+        .map(|&n| match outcomes[n] {
+            Ok(Stored::New(id)) => id,
+            ref other => panic!("{n}: {other:?}"),
+        })
+        .collect();
+    // The repeat found the lead written before it in the same transaction.
+    assert_eq!(outcomes[5].as_ref().unwrap(), &Stored::Repeat(ids[3]));
+    let stored = list(&pool, &LeadFilter::default()).unwrap();
+    let mut submissions: Vec<_> = stored
+        .iter()
+        .map(|l| l.submission_id.clone().unwrap())
+        .collect();
+    submissions.sort();
+    assert_eq!(submissions, ["s-0", "s-1", "s-3", "s-4"]);
+    assert_eq!(pool.group_queue().len(), 0);
+}
+
+#[test]
 fn a_file_replaced_under_the_pool_takes_no_lead() {
     let path = temp_db("replaced");
     let pool = open(&path, 2).unwrap();

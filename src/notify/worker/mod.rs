@@ -1,5 +1,6 @@
-//! The delivery worker, in the server process, on a thread of its own at a lower priority than the requests (under
-//! a flood of leads, accepting them comes first): one task per channel that is on, each sending its channel's due
+//! The delivery worker, in the server process, on a thread of its own at a lower priority than the requests (nice
+//! 10), which holds its sends back while a flood of leads comes in ([`pace`]: accepting them comes first): one task
+//! per channel that is on, each sending its channel's due
 //! deliveries a few at a time (a receiver that hangs holds up only its own channel, and a backlog after an outage
 //! drains at several times the pace of one round trip per delivery), woken when a lead is committed (its first
 //! attempt a tenth of a second later, gathering a burst into one batch) and otherwise at the next delivery due (or
@@ -24,6 +25,10 @@ use rocket::tokio::sync::{oneshot, watch};
 use rocket::tokio::{self, time};
 use rocket::{Orbit, Rocket};
 use rusqlite::{Connection, OpenFlags};
+
+mod pace;
+
+use pace::{HOLD_STEP, Pace, lower_priority};
 
 use super::mail::Mailer;
 use super::outbox::{self, Due, Update};
@@ -169,6 +174,7 @@ impl Worker {
                             return;
                         }
                     };
+                    let pace = Arc::new(Pace::new(outbox.clone()));
                     let lanes = outbox.channels().iter().map(|&channel| {
                         Lane {
                             channel,
@@ -178,6 +184,7 @@ impl Worker {
                             blocking: blocking.clone(),
                             base: settings.notify_retry_base,
                             stopped: stopped.clone(),
+                            pace: pace.clone(),
                         }
                         .run()
                     });
@@ -203,17 +210,6 @@ impl Worker {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (nice 10): under a flood of leads the requests get the CPU first
-/// and the deliveries what is left; on a server with CPU to spare it changes nothing. (Their database work runs on
-/// the server's own blocking threads, at its priority, as it takes the writer's turn the leads wait for.)
-fn lower_priority() {
-    // SAFETY: gettid and setpriority read only their arguments; on Linux the nice value is per thread.
-    unsafe {
-        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
-    }
-}
-
 /// The worker's own connection (see the module's notes).
 fn open(path: &Path) -> rusqlite::Result<Connection> {
     let connection =
@@ -233,6 +229,7 @@ struct Lane {
     blocking: tokio::runtime::Handle,
     base: f64,
     stopped: watch::Receiver<bool>,
+    pace: Arc<Pace>,
 }
 
 impl Lane {
@@ -296,6 +293,12 @@ impl Lane {
                     return;
                 }
                 continue;
+            }
+            if self.pace.hold_back() {
+                tokio::select! {
+                    _ = time::sleep(HOLD_STEP) => continue,
+                    _ = self.stopped.changed() => return,
+                }
             }
             let batch = match self
                 .with_db(move |c| outbox::due(c, channel, outbox::now_ms(), BATCH))
@@ -390,113 +393,4 @@ fn log(due: &Due, update: &Update) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::leads::store::Lead;
-
-    fn due(attempts: u32, queued_ms: i64) -> Due {
-        Due {
-            id: 1,
-            key: "k".into(),
-            channel: Channel::Webhook,
-            attempts,
-            queued_ms,
-            lead: Lead::default(),
-        }
-    }
-
-    #[test]
-    fn waits_grow_with_jitter_and_the_first_retry_is_within_30_seconds() {
-        for _ in 0..200 {
-            let first = retry_delay(10.0, 1);
-            assert!(
-                first >= Duration::from_millis(7_500) && first <= Duration::from_millis(12_500),
-                "{first:?}"
-            );
-            let fifth = retry_delay(10.0, 5);
-            assert!(
-                fifth >= Duration::from_secs(120) && fifth <= Duration::from_secs(200),
-                "{fifth:?}"
-            );
-            assert!(retry_delay(10.0, 40) <= Duration::from_secs(4500));
-        }
-    }
-
-    #[test]
-    fn retries_go_on_for_24_hours_then_the_delivery_fails_with_its_reason() {
-        let now = 100 * 24 * 3_600_000;
-        let retry = update(
-            Outcome::Retry("451".into()),
-            &due(3, now - 3_600_000),
-            10.0,
-            now,
-        );
-        assert!(matches!(retry, Update::RetryAt(at, ref reason) if at > now && reason == "451"));
-        let day = GIVE_UP_AFTER.as_millis() as i64;
-        let over = update(Outcome::Retry("451".into()), &due(30, now - day), 10.0, now);
-        assert_eq!(
-            over,
-            Update::Failed("gave up after 31 attempts in 24 h: 451".into())
-        );
-        let refused = update(Outcome::Failed("550".into()), &due(0, now), 10.0, now);
-        assert_eq!(refused, Update::Failed("550".into()));
-        // Attempts over a day at the default pace: enough, and never fewer than a dozen.
-        let (mut elapsed, mut attempts) = (Duration::ZERO, 0);
-        while elapsed < GIVE_UP_AFTER {
-            attempts += 1;
-            elapsed += retry_delay(10.0, attempts);
-        }
-        assert!((20..60).contains(&attempts), "{attempts}");
-    }
-
-    #[test]
-    fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            // No deliveries table yet: every write fails.
-            let db = Arc::new(Mutex::new(Connection::open_in_memory().unwrap()));
-            let (_stop, stopped) = watch::channel(false);
-            let lane = Lane {
-                channel: Channel::Webhook,
-                outbox: Outbox::new(&Settings::default()),
-                senders: Arc::new(Senders {
-                    mail: None,
-                    webhook: None,
-                }),
-                db: db.clone(),
-                blocking: tokio::runtime::Handle::current(),
-                base: 10.0,
-                stopped,
-            };
-            let mut kept = Vec::new();
-            assert!(lane.write(&mut kept, vec![(1, Update::Sent)]).await.is_err());
-            assert_eq!(kept, vec![(1, Update::Sent)]);
-            let second = (2, Update::Failed("550".into()));
-            assert!(lane.write(&mut kept, vec![second.clone()]).await.is_err());
-            assert_eq!(kept, vec![(1, Update::Sent), second.clone()]);
-            db.lock()
-                .unwrap()
-                .execute_batch(
-                    "CREATE TABLE deliveries (id INTEGER PRIMARY KEY, state TEXT, attempts INTEGER, \
-                     last_attempt_at TEXT, sent_at TEXT, next_attempt_ms INTEGER, last_error TEXT); \
-                     INSERT INTO deliveries (id, state, attempts) VALUES (1, 'pending', 0), (2, 'pending', 0);",
-                )
-                .unwrap();
-            lane.write(&mut kept, Vec::new()).await.unwrap();
-            assert!(kept.is_empty());
-            let states: Vec<String> = db
-                .lock()
-                .unwrap()
-                .prepare("SELECT state FROM deliveries ORDER BY id")
-                .unwrap()
-                .query_map([], |row| row.get(0))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            assert_eq!(states, vec!["sent", "failed"]);
-        });
-    }
-}
+mod tests;
