@@ -88,8 +88,11 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                 1,
             );
         }
-        if validate::is_true(fields.get("consent")) {
-            let checkbox = format!("data-fill=\"{}\"", markers::CONSENT_FILL);
+    }
+    // Checkboxes ticked again: each carries `data-fill="<field>"` (the quote's consent: markers::CONSENT_FILL).
+    for field in form.rules().fields {
+        if validate::is_true(fields.get(field.name)) {
+            let checkbox = format!("data-fill=\"{}\"", field.name);
             html = html.replacen(&checkbox, &format!("{checkbox} checked=\"\""), 1);
         }
     }
@@ -121,6 +124,9 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                     // would show the field empty anyway (the error beside it says what is expected).
                     "vehicle_count" if is_html_number(typed.trim()) => typed.trim(),
                     "vehicle_count" => "",
+                    // A date input likewise holds only a date.
+                    "needed_by" if validate::is_date(typed) => typed.trim(),
+                    "needed_by" => "",
                     _ => typed,
                 })
         } else if let Some(name) = marker.strip_prefix(markers::ERROR) {

@@ -75,6 +75,24 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
             },
             Err(errors) => return Verdict::Invalid(errors),
         },
+        // "Not in the past" is the agency's day: the server's local date at submission (clock::local_today).
+        Form::Coi => match validate::coi(fields, crate::clock::local_today()) {
+            Ok(request) => Lead {
+                name: request.name,
+                email: request.email,
+                phone: request.phone,
+                dot_number: request.dot_number,
+                insured_name: Some(request.insured_name),
+                certificate_holder: Some(request.certificate_holder),
+                holder_address: Some(request.holder_address),
+                additional_insured: Some(request.additional_insured),
+                waiver_of_subrogation: Some(request.waiver_of_subrogation),
+                needed_by: Some(request.needed_by),
+                notes: request.notes,
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
     };
     let now = store::now();
     lead.source = form.source();

@@ -1,4 +1,4 @@
-//! The leads' Rocket side: the stage (store opened, limiters made, routes mounted), the two POST routes, the
+//! The leads' Rocket side: the stage (store opened, limiters made, routes mounted), the forms' POST routes, the
 //! request facts kept with a lead ([`Visit`]) and the [`Reply`] they answer with: JSON for programs, a page or a
 //! redirect for a plain form post. The work between request and answer is the [`pipeline`](super::pipeline)'s.
 
@@ -81,7 +81,7 @@ pub fn stage() -> AdHoc {
         Ok(rocket
             .manage(leads)
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
-            .mount("/api", rocket::routes![quote, contact]))
+            .mount("/api", rocket::routes![quote, contact, coi]))
     })
 }
 
@@ -172,6 +172,16 @@ async fn contact(
     leads: &State<Leads>,
 ) -> Reply {
     submit(Form::Contact, body, content_type, visit, leads).await
+}
+
+#[post("/leads/coi", data = "<body>")]
+async fn coi(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Coi, body, content_type, visit, leads).await
 }
 
 fn json_error(status: Status, message: impl Into<Cow<'static, str>>) -> Reply {

@@ -399,6 +399,7 @@ mod tests {
             id: 1,
             key: "k".into(),
             channel: Channel::Webhook,
+            kind: super::super::Kind::Lead,
             attempts,
             queued_ms,
             lead: Lead::default(),

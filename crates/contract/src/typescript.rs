@@ -51,7 +51,8 @@ pub fn typescript() -> String {
     module.push_str(&format!(
         "\nexport type FormId = {};\n\
          export type QuoteField = keyof typeof quoteForm.fields;\n\
-         export type ContactField = keyof typeof contactForm.fields;\n",
+         export type ContactField = keyof typeof contactForm.fields;\n\
+         export type CoiField = keyof typeof coiForm.fields;\n",
         ids.join(" | ")
     ));
     module
@@ -103,8 +104,8 @@ mod tests {
     fn the_module_carries_every_rule_and_address() {
         let module = typescript();
         assert!(module.contains("export const quoteForm = {"));
-        assert!(module.contains("export type FormId = 'quote' | 'contact';"));
-        assert!(module.ends_with("export type ContactField = keyof typeof contactForm.fields;\n"));
+        assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi';"));
+        assert!(module.ends_with("export type CoiField = keyof typeof coiForm.fields;\n"));
         for needle in [
             "\"endpoint\": \"/api/leads/quote\"",
             "\"thankYou\": \"/contact/thank-you\"",
