@@ -13,6 +13,7 @@ mod bench_carriers;
 mod bench_leads;
 mod budget;
 mod carriers;
+mod coi;
 mod connections;
 mod durability;
 mod faults;
