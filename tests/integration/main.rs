@@ -19,6 +19,7 @@ mod durability;
 mod faults;
 mod leads;
 mod links;
+mod migration;
 mod notify;
 mod operations;
 mod pages;
