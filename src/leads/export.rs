@@ -100,15 +100,36 @@ mod tests {
             name: name.into(),
             ..Lead::default()
         };
-        let names = ["=HYPERLINK(\"http://x\")", "+1 555", "-2", "@SUM(A1)", "\tx", "a,b", "line\nbreak", "plain"];
+        let names = [
+            "=HYPERLINK(\"http://x\")",
+            "+1 555",
+            "-2",
+            "@SUM(A1)",
+            "\tx",
+            "a,b",
+            "line\nbreak",
+            "plain",
+        ];
         let (text, rows) = round_trip(&names.map(lead));
         let column = COLUMNS.iter().position(|c| *c == "name").unwrap();
         let read: Vec<&str> = rows[1..].iter().map(|row| row[column].as_str()).collect();
         assert_eq!(
             read,
-            ["'=HYPERLINK(\"http://x\")", "'+1 555", "'-2", "'@SUM(A1)", "'\tx", "a,b", "line\nbreak", "plain"]
+            [
+                "'=HYPERLINK(\"http://x\")",
+                "'+1 555",
+                "'-2",
+                "'@SUM(A1)",
+                "'\tx",
+                "a,b",
+                "line\nbreak",
+                "plain"
+            ]
         );
-        assert!(text.contains(",\"'=HYPERLINK(\"\"http://x\"\")\","), "{text}");
+        assert!(
+            text.contains(",\"'=HYPERLINK(\"\"http://x\"\")\","),
+            "{text}"
+        );
         assert!(text.contains(",\"line\nbreak\","), "{text}");
         assert_eq!(neutralise("\rx".into()), "'\rx");
     }

@@ -8,6 +8,7 @@
 //!
 //! This file holds what they all share: the two forms and the facts about them.
 
+mod details;
 pub mod export;
 mod intake;
 pub mod limits;
@@ -36,6 +37,8 @@ enum Form {
     Contact,
     /// A certificate of insurance request from an existing client.
     Coi,
+    /// "Speed up your quote": details added to a quote lead, which makes no lead of its own (src/leads/details.rs).
+    Details,
 }
 
 impl Form {
@@ -45,6 +48,7 @@ impl Form {
             Form::Quote => &contract::forms::QUOTE,
             Form::Contact => &contract::forms::CONTACT,
             Form::Coi => &contract::forms::COI,
+            Form::Details => &contract::forms::DETAILS,
         }
     }
 
@@ -54,6 +58,8 @@ impl Form {
             Form::Quote => store::Source::Quote,
             Form::Contact => store::Source::Contact,
             Form::Coi => store::Source::Coi,
+            // The leads details are added to are quotes.
+            Form::Details => store::Source::Quote,
         }
     }
 }

@@ -18,11 +18,16 @@ pub const WINDOW: Duration = Duration::from_secs(10 * 60);
 
 /// What happened to a submission, before it is put into JSON or a page.
 pub enum Verdict {
-    Accepted(i64),
+    /// Stored: the lead's id, and for a new quote the token its details can be added with (src/leads/details.rs).
+    Accepted(i64, Option<String>),
     /// Spam, answered like a success and stored nowhere.
     Dropped,
     Invalid(FieldErrors),
     RateLimited,
+    /// Details posted with a token no lead has.
+    UnknownToken,
+    /// Details posted with the token of a quote more than 24 hours old.
+    Expired,
     /// Every connection taken, or the file locked by another program: try again in a moment.
     Busy,
     /// The storage cannot take leads (the file gone or replaced, read-only, the disk full or failing).
@@ -93,6 +98,8 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
             },
             Err(errors) => return Verdict::Invalid(errors),
         },
+        // Details make no lead: the routes send them to details::process.
+        Form::Details => return Verdict::Failed,
     };
     let now = store::now();
     lead.source = form.source();
@@ -135,7 +142,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         })
         .await;
         match found {
-            Ok(Ok(Some(id))) => return Verdict::Accepted(id),
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id, None),
             Ok(Ok(None)) => {}
             // Not knowing whether it is a repeat, it is not stored again: the client retries later.
             Ok(Err(error)) => return not_stored(&error),
@@ -176,8 +183,21 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
     let pool = leads.pool.clone();
     // The lead's notifications are stored with it, in its transaction (src/notify).
     let outbox = leads.outbox.clone();
+    // A new quote's details token; only its hash is stored, with the lead. Without one (the system's generator
+    // failing) the quote is still taken: the visitor is only not offered the details form.
+    let token = (form == Form::Quote)
+        .then(|| {
+            store::details::new_token()
+                .inspect_err(|error| rocket::error!("no details token for this quote: {error}"))
+                .ok()
+        })
+        .flatten();
+    let kept = token.clone();
     let stored = rocket::tokio::task::spawn_blocking(move || {
         store::insert_with(&pool, &lead, |transaction, id| {
+            if let Some(token) = &kept {
+                store::details::set_token(transaction, id, token)?;
+            }
             outbox.enqueue(transaction, id, &lead.email)
         })
     })
@@ -186,9 +206,10 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         Ok(Ok(Stored::New(id))) => {
             rocket::info!("stored {} lead {id}", form.source());
             leads.outbox.wake();
-            return Verdict::Accepted(id);
+            return Verdict::Accepted(id, token);
         }
-        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
+        // The first answer's token cannot be given again (only its hash is kept): a repeat gets none.
+        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id, None),
         Ok(Err(error)) => not_stored(&error),
         Err(error) => {
             rocket::error!("lead not stored, task failed: {error}");
@@ -204,7 +225,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
 }
 
 /// The answer to a lead the store could not take, logged with the reason (one line per request).
-fn not_stored(error: &store::StoreError) -> Verdict {
+pub(super) fn not_stored(error: &store::StoreError) -> Verdict {
     if error.is_temporary() {
         rocket::error!("lead not stored, database busy: {error}");
         Verdict::Busy
@@ -225,7 +246,7 @@ fn not_stored(error: &store::StoreError) -> Verdict {
 /// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
 /// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
 /// fast: treating it as absent would let a bot skip the check by sending garbage.
-fn is_too_fast(elapsed_ms: &str) -> bool {
+pub(super) fn is_too_fast(elapsed_ms: &str) -> bool {
     let text = elapsed_ms.trim();
     if text.is_empty() {
         return false;

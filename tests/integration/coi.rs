@@ -60,7 +60,10 @@ fn send(client: &Client, body: &Value) -> (Status, Value) {
         .dispatch();
     let status = response.status();
     assert_eq!(response.content_type(), Some(ContentType::JSON), "{status}");
-    (status, serde_json::from_str(&response.into_string().unwrap()).unwrap())
+    (
+        status,
+        serde_json::from_str(&response.into_string().unwrap()).unwrap(),
+    )
 }
 
 fn form(pairs: &[(&str, &str)]) -> String {
@@ -81,7 +84,10 @@ fn a_certificate_request_is_stored_with_every_field() {
     let (status, body) = send(&client, &valid_request(&needed_by));
     assert_eq!(status, Status::Created, "{body}");
     let id = body["id"].as_i64().unwrap();
-    assert!(body.get("details_token").is_none(), "only a quote gets details");
+    assert!(
+        body.get("details_token").is_none(),
+        "only a quote gets details"
+    );
     let leads = stored(&database);
     assert_eq!(leads.len(), 1);
     let lead = &leads[0];
@@ -91,7 +97,10 @@ fn a_certificate_request_is_stored_with_every_field() {
     assert_eq!(lead.phone.as_deref(), Some("+15552100142"));
     assert_eq!(lead.insured_name.as_deref(), Some("Lone Star Haulers LLC"));
     assert_eq!(lead.dot_number.as_deref(), Some("1234567"));
-    assert_eq!(lead.certificate_holder.as_deref(), Some("Acme Logistics, Inc."));
+    assert_eq!(
+        lead.certificate_holder.as_deref(),
+        Some("Acme Logistics, Inc.")
+    );
     assert_eq!(
         lead.holder_address.as_deref(),
         Some("1 Main St\nSuite 200\nAustin, TX 78701")
@@ -164,7 +173,10 @@ fn without_javascript_the_form_lands_on_thank_you_or_comes_back_filled_in() {
         Some("/certificate-request/thank-you")
     );
     assert_eq!(
-        client.get("/certificate-request/thank-you").dispatch().status(),
+        client
+            .get("/certificate-request/thank-you")
+            .dispatch()
+            .status(),
         Status::Ok
     );
     let leads = stored(&database);
@@ -186,7 +198,10 @@ fn without_javascript_the_form_lands_on_thank_you_or_comes_back_filled_in() {
     let page = response.into_string().unwrap();
     assert!(page.contains("Please correct the fields marked below."));
     assert!(page.contains("Please enter a valid date that is today or later"));
-    assert!(page.contains("id=\"coi-needed_by\" aria-invalid=\"true\""), "{page}");
+    assert!(
+        page.contains("id=\"coi-needed_by\" aria-invalid=\"true\""),
+        "{page}"
+    );
     // What was typed comes back escaped; a date input gets no text that is not a date.
     assert!(page.contains("value=\"&lt;b&gt;Dana&lt;/b&gt;\""));
     assert!(!page.contains("yesterday"));
@@ -225,7 +240,12 @@ fn a_certificate_needed_tomorrow_is_mailed_as_urgent() {
     let dir = TempDir::new("coi-urgent");
     let database = dir.path().join("leads.db");
     let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let server = serve(&database, "serve", &env(Some(&plain_smtp(smtp.port)), None), &[]);
+    let server = serve(
+        &database,
+        "serve",
+        &env(Some(&plain_smtp(smtp.port)), None),
+        &[],
+    );
     let urgent = post(server.port, COI, &valid_request(&day(1)));
     assert_eq!(urgent.status, 201, "{}", urgent.text());
     let id = urgent.json()["id"].as_i64().unwrap();
@@ -252,7 +272,12 @@ fn a_certificate_needed_tomorrow_is_mailed_as_urgent() {
         ]
     );
     let text = part(&mails[0], "text/plain");
-    for expected in ["Suite 200", "Additional insured: yes", "Waiver of subrogation: no", "1234567"] {
+    for expected in [
+        "Suite 200",
+        "Additional insured: yes",
+        "Waiver of subrogation: no",
+        "1234567",
+    ] {
         assert!(text.contains(expected), "{expected:?} in:\n{text}");
     }
 }

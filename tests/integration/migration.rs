@@ -27,7 +27,9 @@ const OLD_DELIVERY_COLUMNS: &str = "id, key, lead_id, channel, recipient, state,
 
 fn old_database(path: &Path) {
     let connection = Connection::open(path).unwrap();
-    connection.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+    connection
+        .execute_batch("PRAGMA foreign_keys = ON")
+        .unwrap();
     connection
         .execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
         .unwrap();
@@ -41,7 +43,11 @@ fn old_database(path: &Path) {
             .unwrap();
     }
     // Ids with gaps (leads deleted since), a quote with its census snapshot, a contact message.
-    for (id, source, submission) in [(3, "quote", "sub-a"), (7, "contact", "sub-b"), (12, "quote", "sub-c")] {
+    for (id, source, submission) in [
+        (3, "quote", "sub-a"),
+        (7, "contact", "sub-b"),
+        (12, "quote", "sub-c"),
+    ] {
         connection
             .execute(
                 "INSERT INTO leads (id, source, status, created_at, name, email, phone, company, insurance_type, \
@@ -90,7 +96,10 @@ fn an_old_database_with_leads_migrates_losslessly() {
     let path = common::temp_database("migrate-old");
     old_database(&path);
     let before = Connection::open(&path).unwrap();
-    let leads_before = rows(&before, &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id"));
+    let leads_before = rows(
+        &before,
+        &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id"),
+    );
     let deliveries_before = rows(
         &before,
         &format!("SELECT {OLD_DELIVERY_COLUMNS} FROM deliveries ORDER BY id"),
@@ -100,7 +109,10 @@ fn an_old_database_with_leads_migrates_losslessly() {
     let pool = store::open(&path, 1).expect("the old database opens and migrates");
     let connection = pool.get().unwrap();
     assert_eq!(
-        rows(&connection, &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id")),
+        rows(
+            &connection,
+            &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id")
+        ),
         leads_before,
         "every lead, id and value kept"
     );
@@ -117,7 +129,11 @@ fn an_old_database_with_leads_migrates_losslessly() {
         ["lead"]
     );
     assert_eq!(
-        names(&connection, "SELECT version FROM schema_migrations ORDER BY version").len(),
+        names(
+            &connection,
+            "SELECT version FROM schema_migrations ORDER BY version"
+        )
+        .len(),
         7
     );
     let indexes = names(
@@ -136,7 +152,10 @@ fn an_old_database_with_leads_migrates_losslessly() {
         assert!(indexes.iter().any(|i| i == index), "{index} in {indexes:?}");
     }
     assert_eq!(
-        names(&connection, "SELECT \"table\" FROM pragma_foreign_key_list('deliveries')"),
+        names(
+            &connection,
+            "SELECT \"table\" FROM pragma_foreign_key_list('deliveries')"
+        ),
         ["leads"]
     );
     assert!(rows(&connection, "PRAGMA foreign_key_check").is_empty());
@@ -147,7 +166,11 @@ fn an_old_database_with_leads_migrates_losslessly() {
         "foreign keys are on again after the migration"
     );
     assert!(
-        !names(&connection, "SELECT sql FROM sqlite_master WHERE name = 'leads'")[0].contains("leads_new"),
+        !names(
+            &connection,
+            "SELECT sql FROM sqlite_master WHERE name = 'leads'"
+        )[0]
+        .contains("leads_new"),
         "the table has its own name"
     );
 
@@ -158,7 +181,10 @@ fn an_old_database_with_leads_migrates_losslessly() {
          VALUES ('k', 3, 'email', 'x', 1, 1, 1)",
         [],
     );
-    assert!(duplicate.is_err(), "UNIQUE (lead_id, channel) for the lead's own deliveries");
+    assert!(
+        duplicate.is_err(),
+        "UNIQUE (lead_id, channel) for the lead's own deliveries"
+    );
     for _ in 0..2 {
         connection
             .execute(
@@ -181,7 +207,9 @@ fn an_old_database_with_leads_migrates_losslessly() {
             [],
         )
         .unwrap();
-    connection.execute("DELETE FROM leads WHERE id = 3", []).unwrap();
+    connection
+        .execute("DELETE FROM leads WHERE id = 3", [])
+        .unwrap();
     assert_eq!(
         rows(&connection, "SELECT id FROM deliveries WHERE lead_id = 3").len(),
         0,

@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { coiForm, contactForm, quoteForm, routes as addresses } from '@contract';
+import { coiForm, contactForm, detailsForm, quoteForm, routes as addresses } from '@contract';
 import type { ReactElement } from 'react';
 import { content, document, page as pageCopy, site } from './content';
 import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
@@ -21,6 +21,7 @@ import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { ProductPage } from './pages/ProductPage';
 import { ProductsOverview } from './pages/ProductsOverview';
+import { QuoteDetailsOffer } from './pages/QuoteDetailsOffer';
 import { SitemapPage } from './pages/SitemapPage';
 import { ThankYou } from './pages/ThankYou';
 
@@ -161,6 +162,8 @@ export function errorRoutes(): Route[] {
     error(quoteForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="quote" />),
     error(contactForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="contact" />),
     error(coiForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="coi" />),
+    error(detailsForm.correctionPage, 'Quote request submitted!', () => <QuoteDetailsOffer />),
+    thanks(detailsForm.thankYou, 'Details received!', 'Thank you: your specialist has what the underwriters ask for, and will call you soon.'),
     error(errorPages.notFound, 'Page Not Found', () => <NotFound />),
     error(errorPages.blogPostNotFound, 'Blog Post Not Found', () => <BlogPostNotFound />),
     error(errorPages.badRequest, 'Bad Request', () => <ErrorPage status={400} />),

@@ -20,6 +20,11 @@ pub const CERTIFICATE_REQUEST: &str = "/certificate-request";
 pub const QUOTE_THANK_YOU: &str = "/get-quote/thank-you";
 pub const CONTACT_THANK_YOU: &str = "/contact/thank-you";
 pub const COI_THANK_YOU: &str = "/certificate-request/thank-you";
+/// Where "Speed up your quote" posted without JavaScript lands once the details are stored.
+pub const DETAILS_THANK_YOU: &str = "/get-quote/details-received";
+/// The query parameter that carries a quote's details token to [`QUOTE_THANK_YOU`] after a plain form post: the
+/// server fills it into the page's "Speed up your quote" form.
+pub const DETAILS_TOKEN_PARAMETER: &str = "details";
 
 /// The DOT lookup, `GET /api/carriers/<dot>`: the quote form's "Is this your company?" asks it.
 pub const CARRIERS_API: &str = "/api/carriers";

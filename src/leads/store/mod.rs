@@ -8,6 +8,7 @@
 //! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
 //! write would be taken, without leaving anything behind.
 
+pub mod details;
 mod error;
 mod kinds;
 mod migrations;

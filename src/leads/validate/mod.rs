@@ -6,6 +6,7 @@
 
 mod clean;
 mod coi;
+mod details;
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use contract::forms::{self as rules, Field};
 
 pub use clean::{clean_line, is_invisible_control, sanitize};
 pub use coi::{CoiLead, coi};
+pub use details::{Details, details};
 
 /// Field name -> the first error message for that field.
 pub type FieldErrors = BTreeMap<&'static str, &'static str>;

@@ -3,6 +3,8 @@
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
 import { markers, quoteForm, type QuoteField } from '@contract';
 import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { useState } from 'react';
+import DetailsForm from './DetailsForm';
 import { useLeadForm } from './useLeadForm';
 import { CarrierConfirm } from './CarrierConfirm';
 
@@ -22,18 +24,35 @@ export interface QuoteFormProps {
 }
 
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
+  const [detailsToken, setDetailsToken] = useState<string | null>(null);
+  const [detailsSent, setDetailsSent] = useState(false);
   const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
     refuse: (fields) =>
       fields.consent ? undefined : { title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' },
     body: (fields) => ({ ...fields, consent: true }),
+    // The thank-you state: "Speed up your quote" with the token the 201 answer carries.
+    onCreated: (answer) => setDetailsToken(typeof answer.details_token === 'string' ? answer.details_token : null),
     toasts: {
       created: { title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' },
       failed: { title: 'Submission Error', description: quoteForm.failureMessage, variant: 'destructive' },
     },
   });
   const id = (name: string) => `${idPrefix}-${name}`;
+  if (detailsToken) {
+    return (
+      <div className="grid gap-4">
+        <div role="status" className="rounded-2xl bg-white p-6 text-ink shadow-lg">
+          <h2 className="text-2xl font-bold">Quote request submitted!</h2>
+          <p className="mt-1 text-muted">
+            {detailsSent ? 'Thank you for the details: your specialist has what the underwriters ask for.' : 'A trucking insurance specialist will contact you shortly.'}
+          </p>
+        </div>
+        {!detailsSent && <DetailsForm token={detailsToken} idPrefix={id('details')} onDone={() => setDetailsSent(true)} />}
+      </div>
+    );
+  }
 
   const compact = variant === 'compact';
   const headingId = id('heading');
