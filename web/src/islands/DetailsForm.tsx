@@ -47,7 +47,8 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
   );
   const select = (name: 'radius' | 'best_time_to_call' | 'hazmat', label: string, options: readonly { value: string; label: string }[]) => (
     <Field id={id(name)} label={label} optional error={error(name)}>
-      <select id={id(name)} name={name} defaultValue="" className={inputClass} {...described(name)}>
+      {/* No default in the template: the server marks the chosen option, and a select may have one selected only. */}
+      <select id={id(name)} name={name} defaultValue={template ? undefined : ''} className={inputClass} {...described(name)}>
         <option value="">Choose...</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
