@@ -142,7 +142,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         })
         .await;
         match found {
-            Ok(Ok(Some(id))) => return Verdict::Accepted(id, None),
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id, reissue(form, id, leads).await),
             Ok(Ok(None)) => {}
             // Not knowing whether it is a repeat, it is not stored again: the client retries later.
             Ok(Err(error)) => return not_stored(&error),
@@ -208,8 +208,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
             leads.outbox.wake();
             return Verdict::Accepted(id, token);
         }
-        // The first answer's token cannot be given again (only its hash is kept): a repeat gets none.
-        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id, None),
+        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id, reissue(form, id, leads).await),
         Ok(Err(error)) => not_stored(&error),
         Err(error) => {
             rocket::error!("lead not stored, task failed: {error}");
@@ -222,6 +221,37 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         leads.per_email.release(email);
     }
     outcome
+}
+
+/// A new details token for a quote sent again (a retry whose first answer was lost): the first answer's token
+/// cannot be given again, only its hash is kept, so the repeat gets a new one, which replaces it. Never a reason to
+/// fail the answer: without it the visitor is only not offered the details form.
+async fn reissue(form: Form, id: i64, leads: &Leads) -> Option<String> {
+    if form != Form::Quote {
+        return None;
+    }
+    let token = store::details::new_token()
+        .inspect_err(|error| rocket::error!("no new details token for quote {id}: {error}"))
+        .ok()?;
+    let pool = leads.pool.clone();
+    let kept = token.clone();
+    let written = rocket::tokio::task::spawn_blocking(move || {
+        store::write(&pool, |transaction| {
+            Ok(store::details::set_token(transaction, id, &kept)?)
+        })
+    })
+    .await;
+    match written {
+        Ok(Ok(())) => Some(token),
+        Ok(Err(error)) => {
+            rocket::error!("no new details token for quote {id}: {error}");
+            None
+        }
+        Err(error) => {
+            rocket::error!("no new details token for quote {id}: {error}");
+            None
+        }
+    }
 }
 
 /// The answer to a lead the store could not take, logged with the reason (one line per request).

@@ -136,10 +136,11 @@ pub fn due(
     Ok(due)
 }
 
-/// When the next pending delivery of `channel` is due, if any is pending.
+/// When the next pending delivery of `channel` is due, if any is pending (of the kinds this version sends).
 pub fn next_due(connection: &Connection, channel: Channel) -> rusqlite::Result<Option<i64>> {
     connection.query_row(
-        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1",
+        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1 \
+         AND kind IN ('lead', 'details')",
         [channel.as_str()],
         |row| row.get(0),
     )

@@ -354,3 +354,38 @@ fn without_javascript_the_thank_you_page_carries_the_token_to_the_details_form()
         "Please wait 10 minutes before sending your details again."
     );
 }
+
+#[test]
+fn a_quote_sent_again_gets_a_new_token_that_replaces_the_first() {
+    let database = common::temp_database("details-repeat");
+    let client = common::client_with(common::figment(&database));
+    let mut quote = common::valid_quote();
+    quote["submission_id"] = json!("details-repeat-0123456789");
+    let send = |body: &Value| {
+        let response = client
+            .post("/api/leads/quote")
+            .header(ContentType::JSON)
+            .body(body.to_string())
+            .dispatch();
+        assert_eq!(response.status(), Status::Created);
+        serde_json::from_str::<Value>(&response.into_string().unwrap()).unwrap()
+    };
+    let (first, again) = (send(&quote), send(&quote));
+    assert_eq!(first["id"], again["id"], "stored once");
+    assert_ne!(first["details_token"], again["details_token"]);
+    let details = |token: &Value| {
+        client
+            .post(DETAILS)
+            .header(ContentType::JSON)
+            .body(json!({ "details_token": token, "trailers": 2 }).to_string())
+            .dispatch()
+            .status()
+    };
+    // The answer that got lost held the first token: only the one given last is taken.
+    assert_eq!(details(&first["details_token"]), Status::NotFound);
+    assert_eq!(details(&again["details_token"]), Status::Ok);
+    assert_eq!(
+        lead(&database, first["id"].as_i64().unwrap()).trailers,
+        Some(2)
+    );
+}
