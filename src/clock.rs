@@ -77,6 +77,33 @@ pub fn today() -> Date {
         .unwrap_or_else(|| now_utc().date())
 }
 
+/// Today's date where the server runs (its local time zone, `TZ` or /etc/localtime): the agency's day, for rules a
+/// person states in days ("needed by tomorrow"). Worked out by the C library's `localtime_r` from [`now_utc`], so the
+/// test clock moves it too; `time`'s own local offset is refused in a process with several threads.
+pub fn local_today() -> Date {
+    local_date(now_utc())
+}
+
+/// The date `now` falls on in the server's local time zone (see [`local_today`]).
+pub fn local_date(now: OffsetDateTime) -> Date {
+    let seconds = libc::time_t::try_from(now.unix_timestamp()).unwrap_or_default();
+    // SAFETY: `tm` is plain data that localtime_r fills in; both pointers are valid for the call.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let local = unsafe { libc::localtime_r(&seconds, &mut tm) };
+    if local.is_null() {
+        return now.date();
+    }
+    let month = u8::try_from(tm.tm_mon + 1)
+        .ok()
+        .and_then(|m| time::Month::try_from(m).ok());
+    match (month, u8::try_from(tm.tm_mday)) {
+        (Some(month), Ok(day)) => {
+            Date::from_calendar_date(tm.tm_year + 1900, month, day).unwrap_or(now.date())
+        }
+        _ => now.date(),
+    }
+}
+
 /// The current time as RFC 3339 UTC text, e.g. `2026-11-22T08:15:00.123Z`.
 pub fn now() -> String {
     let mut text = Vec::with_capacity(32);

@@ -3,12 +3,14 @@
 
 Checked: every HTML file the build prerendered (pages, error pages, thank-you pages, the no-JavaScript form
 templates) and, from the running binary, the pages it answers plain form posts with (the form again with the errors
-beside the fields, or with a sentence when the post cannot be read), since those are filled in at run time.
+beside the fields, or with a sentence when the post cannot be read; the quote's thank-you page with its details
+form filled with the quote's token), since those are filled in at run time.
 
 usage: validate_html.py SITE_DIR BASE_URL VNU_JAR
 """
 
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -36,7 +38,20 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
     quote_errors = {"name": "A", "email": "not-an-address", "phone": "12", "insurance_type": "", "vehicle_count": "0",
                     "dot_number": "12x", "company": "<script>alert(1)</script> & \"Sons\""}
     contact_errors = {"name": "B", "email": "b@", "subject": "Hi", "message": "short"}
+    coi_errors = {"name": "C", "email": "c@", "insured_name": "<b>", "certificate_holder": "", "holder_address": "x",
+                  "additional_insured": "on", "needed_by": "2001-01-01", "notes": "& \"more\""}
+    # A stored quote's thank-you page, whose details form the server fills with the quote's token (after the 303).
+    good_quote = {"name": "Dana Ruiz", "email": "dana@example.com", "insurance_type": "cargo", "vehicle_count": "2",
+                  "consent": "true"}
+    offer = fetch(f"{base}/api/leads/quote", good_quote)
+    token = re.search(r'name="details_token" value="([0-9a-f]{32})"', offer[1])
+    details_errors = {"details_token": token.group(1) if token else "", "radius": "local", "drivers": "many",
+                      "commodities": "other", "policy_expiration": "soon", "operating_states": "TX, <ZZ>"}
     return {
+        "answers/coi-with-errors.html": fetch(f"{base}/api/leads/coi", coi_errors),
+        "answers/quote-details-offer.html": offer,
+        "answers/details-with-errors.html": fetch(f"{base}/api/leads/details", details_errors),
+        "answers/details-unknown-token.html": fetch(f"{base}/api/leads/details", {"details_token": "f" * 32}),
         "answers/quote-with-errors.html": fetch(f"{base}/api/leads/quote", quote_errors),
         "answers/quote-typed-letters.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "vehicle_count": "two"}),
         "answers/contact-with-errors.html": fetch(f"{base}/api/leads/contact", contact_errors),
@@ -52,6 +67,10 @@ EXPECTED_ANSWERS = {
     "answers/quote-typed-letters.html": (422, "Please correct the fields marked below."),
     "answers/contact-with-errors.html": (422, "Please correct the fields marked below."),
     "answers/quote-unreadable.html": (400, "Your browser sent something we could not read."),
+    "answers/coi-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/quote-details-offer.html": (200, "Speed up your quote"),
+    "answers/details-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/details-unknown-token.html": (404, "We could not find the quote request"),
     "answers/not-found.html": (404, "Page Not Found"),
     "answers/blog-not-found.html": (404, "Blog Post Not Found"),
 }

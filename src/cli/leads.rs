@@ -154,7 +154,32 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
                     .map(|n| n.to_string())
                     .unwrap_or_default()
             ),
-            _ => lead.subject.clone().unwrap_or_default(),
+            store::Source::Contact => lead.subject.clone().unwrap_or_default(),
+            // What the certificate desk needs at a glance: for whom, by when, and what it must say.
+            store::Source::Coi => {
+                let mut about = format!(
+                    "COI {} for {}, by {}",
+                    lead.insured_name.as_deref().unwrap_or("-"),
+                    lead.certificate_holder.as_deref().unwrap_or("-"),
+                    lead.needed_by.as_deref().unwrap_or("-")
+                );
+                if lead.additional_insured == Some(true) {
+                    about.push_str(", AI");
+                }
+                if lead.waiver_of_subrogation == Some(true) {
+                    about.push_str(", WOS");
+                }
+                about
+            }
+        };
+        // A quote whose visitor added the operation's details (the export has each of them).
+        let about = match (&lead.details_at, &lead.radius) {
+            (Some(_), radius) => format!(
+                "{about}; details: {} {}",
+                radius.as_deref().unwrap_or("-"),
+                lead.operating_states.as_deref().unwrap_or("")
+            ),
+            (None, _) => about,
         };
         // The census's name for the quote's DOT number, when it had one at submission.
         let about = match &lead.carrier_snapshot {

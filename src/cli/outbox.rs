@@ -69,7 +69,7 @@ fn print(rows: &[outbox::Listed]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "   id  channel    lead  state     tries  created (UTC)        next try    last error"
+        "   id  channel    kind     lead  state     tries  created (UTC)        next try    last error"
     )?;
     let now = outbox::now_ms();
     for row in rows {
@@ -80,10 +80,11 @@ fn print(rows: &[outbox::Listed]) -> std::io::Result<()> {
         };
         writeln!(
             out,
-            "{:>5}  {:<9}  {:>4}  {:<8}  {:>5}  {:<19}  {:<10}  {}",
+            "{:>5}  {:<9}  {:<7}  {:>4}  {:<8}  {:>5}  {:<19}  {:<10}  {}",
             row.id,
             row.channel,
-            row.lead_id,
+            row.kind,
+            row.lead_id.map_or("-".to_string(), |id| id.to_string()),
             row.state,
             row.attempts,
             clip(row.created_at.get(..19).unwrap_or(&row.created_at), 19).replace('T', " "),

@@ -1,4 +1,5 @@
-//! Lead export for the CLI: RFC 4180 CSV that is safe to open in a spreadsheet, or JSON.
+//! Lead export for the CLI: RFC 4180 CSV (written by the `csv` crate) that is safe to open in a spreadsheet, or JSON.
+//! Both carry every stored column ([`COLUMNS`]): the certificate requests' and the quotes' added details too.
 //! A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return could run as a formula in a spreadsheet,
 //! so it is prefixed with an apostrophe (OWASP's advice for CSV injection).
 //!
@@ -13,20 +14,24 @@ use super::store::{COLUMNS, Lead};
 use super::validate::is_invisible_control;
 
 pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
-    write_row(out, COLUMNS.iter().map(|c| c.to_string()))?;
+    // CRLF line ends, as RFC 4180 writes them; fields quoted when they hold a comma, a quote or a line break.
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(out);
+    writer.write_record(COLUMNS)?;
     for lead in leads {
         let value = serde_json::to_value(lead).unwrap_or_default();
-        write_row(
-            out,
-            COLUMNS.iter().map(|column| match &value[*column] {
+        writer.write_record(COLUMNS.iter().map(|column| {
+            let text = match &value[*column] {
                 serde_json::Value::Null => String::new(),
                 serde_json::Value::String(text) => printable(text).into_owned(),
                 // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
                 other => printable(&other.to_string()).into_owned(),
-            }),
-        )?;
+            };
+            neutralise(text)
+        }))?;
     }
-    Ok(())
+    writer.flush()
 }
 
 pub fn write_json(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
@@ -61,26 +66,12 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     )
 }
 
-fn write_row(out: &mut dyn Write, cells: impl Iterator<Item = String>) -> std::io::Result<()> {
-    let line = cells
-        .map(|cell| csv_cell(&cell))
-        .collect::<Vec<_>>()
-        .join(",");
-    out.write_all(line.as_bytes())?;
-    out.write_all(b"\r\n")
-}
-
-/// One CSV field: neutralised if it could be read as a formula, quoted if it holds a comma, quote or line break.
-pub fn csv_cell(text: &str) -> String {
-    let neutral = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+/// A cell a spreadsheet could run as a formula, prefixed with an apostrophe; any other as it is.
+pub fn neutralise(text: String) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {
-        text.to_string()
-    };
-    if neutral.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", neutral.replace('"', "\"\""))
-    } else {
-        neutral
+        text
     }
 }
 
@@ -89,20 +80,58 @@ mod tests {
     use super::*;
     use crate::leads::store::{Source, Status};
 
+    /// The cells of `leads` written as CSV, read back by the `csv` crate.
+    fn round_trip(leads: &[Lead]) -> (String, Vec<Vec<String>>) {
+        let mut out = Vec::new();
+        write_csv(leads, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let rows = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(text.as_bytes())
+            .records()
+            .map(|record| record.unwrap().iter().map(str::to_string).collect())
+            .collect();
+        (text, rows)
+    }
+
     #[test]
     fn formula_cells_are_neutralised_and_quoted_per_rfc_4180() {
+        let lead = |name: &str| Lead {
+            name: name.into(),
+            ..Lead::default()
+        };
+        let names = [
+            "=HYPERLINK(\"http://x\")",
+            "+1 555",
+            "-2",
+            "@SUM(A1)",
+            "\tx",
+            "a,b",
+            "line\nbreak",
+            "plain",
+        ];
+        let (text, rows) = round_trip(&names.map(lead));
+        let column = COLUMNS.iter().position(|c| *c == "name").unwrap();
+        let read: Vec<&str> = rows[1..].iter().map(|row| row[column].as_str()).collect();
         assert_eq!(
-            csv_cell("=HYPERLINK(\"http://x\")"),
-            "\"'=HYPERLINK(\"\"http://x\"\")\""
+            read,
+            [
+                "'=HYPERLINK(\"http://x\")",
+                "'+1 555",
+                "'-2",
+                "'@SUM(A1)",
+                "'\tx",
+                "a,b",
+                "line\nbreak",
+                "plain"
+            ]
         );
-        assert_eq!(csv_cell("+1 555"), "'+1 555");
-        assert_eq!(csv_cell("-2"), "'-2");
-        assert_eq!(csv_cell("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(csv_cell("\tx"), "'\tx");
-        assert_eq!(csv_cell("\rx"), "\"'\rx\"");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("line\nbreak"), "\"line\nbreak\"");
-        assert_eq!(csv_cell("plain"), "plain");
+        assert!(
+            text.contains(",\"'=HYPERLINK(\"\"http://x\"\")\","),
+            "{text}"
+        );
+        assert!(text.contains(",\"line\nbreak\","), "{text}");
+        assert_eq!(neutralise("\rx".into()), "'\rx");
     }
 
     #[test]
@@ -137,12 +166,13 @@ mod tests {
             message: Some("Hi, \"there\"".into()),
             ..Lead::default()
         };
-        let mut out = Vec::new();
-        write_csv(&[lead], &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let (text, rows) = round_trip(&[lead]);
         let lines: Vec<&str> = text.split("\r\n").collect();
         assert!(lines[0].starts_with("id,source,status,created_at,name,email"));
         assert!(lines[1].starts_with("7,contact,won,,Dana,"));
         assert!(lines[1].contains("\"Hi, \"\"there\"\"\""));
+        assert_eq!(rows[0], COLUMNS);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].len(), COLUMNS.len());
     }
 }

@@ -116,6 +116,14 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
             Some(Value::String(text)) => text.clone(),
             Some(Value::Number(number)) => number.to_string(),
             Some(Value::Bool(flag)) => flag.to_string(),
+            // A list field (the details' commodities) may come as a list of strings, read as the form's commas.
+            Some(Value::Array(items)) if LIST_FIELDS.contains(&name) => {
+                let texts: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+                match texts {
+                    Some(texts) => texts.join(","),
+                    None => return Err(format!("The field `{name}` must be a list of text.")),
+                }
+            }
             Some(_) => {
                 return Err(format!(
                     "The field `{name}` must be text, a number or true/false."
@@ -127,22 +135,32 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
     Ok(RawFields(fields))
 }
 
-/// An `application/x-www-form-urlencoded` body; the last value of a repeated name wins.
+/// Fields whose checkboxes share one name: their values are joined with commas.
+const LIST_FIELDS: [&str; 1] = ["commodities"];
+
+/// An `application/x-www-form-urlencoded` body; the last value of a repeated name wins, except in a list field.
 fn parse_form(text: &str) -> RawFields {
     let decode = |part: &str| {
         rocket::http::RawStr::new(part)
             .url_decode_lossy()
             .into_owned()
     };
-    RawFields(
-        text.split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| {
-                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-                (decode(name), decode(value))
-            })
-            .collect(),
-    )
+    let mut fields = BTreeMap::new();
+    for pair in text.split('&').filter(|pair| !pair.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (name, value) = (decode(name), decode(value));
+        match fields.get_mut(&name) {
+            Some(list) if LIST_FIELDS.contains(&name.as_str()) => {
+                let list: &mut String = list;
+                list.push(',');
+                list.push_str(&value);
+            }
+            _ => {
+                fields.insert(name, value);
+            }
+        }
+    }
+    RawFields(fields)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Leads: the quote and contact forms' API. A submission flows through
+//! Leads: the quote, contact and certificate request forms' API. A submission flows through
 //! [`routes`] (the two POST routes and the stage that opens the store) -> [`intake`] (body as JSON or urlencoded,
 //! size-capped; the submission id checked) -> [`pipeline`] (spam checks, validation ([`validate`]), copies of one
 //! `submission_id` one at a time, the repeat check, rate limits ([`limits`]), storage ([`store`], committed)) ->
@@ -8,6 +8,7 @@
 //!
 //! This file holds what they all share: the two forms and the facts about them.
 
+mod details;
 pub mod export;
 mod intake;
 pub mod limits;
@@ -29,11 +30,15 @@ pub const BODY_LIMIT_KIB: u64 = 64;
 
 pub use crate::config::Settings as LeadSettings;
 
-/// The two forms; what differs between them is stated in the contract (crates/contract: `forms::QUOTE`, `CONTACT`).
+/// The forms; what differs between them is stated in the contract (crates/contract: `forms::QUOTE`, `CONTACT`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Form {
     Quote,
     Contact,
+    /// A certificate of insurance request from an existing client.
+    Coi,
+    /// "Speed up your quote": details added to a quote lead, which makes no lead of its own (src/leads/details.rs).
+    Details,
 }
 
 impl Form {
@@ -42,6 +47,8 @@ impl Form {
         match self {
             Form::Quote => &contract::forms::QUOTE,
             Form::Contact => &contract::forms::CONTACT,
+            Form::Coi => &contract::forms::COI,
+            Form::Details => &contract::forms::DETAILS,
         }
     }
 
@@ -50,6 +57,9 @@ impl Form {
         match self {
             Form::Quote => store::Source::Quote,
             Form::Contact => store::Source::Contact,
+            Form::Coi => store::Source::Coi,
+            // The leads details are added to are quotes.
+            Form::Details => store::Source::Quote,
         }
     }
 }

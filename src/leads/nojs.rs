@@ -2,6 +2,7 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
 use rocket::http::Status;
 
@@ -26,8 +27,26 @@ pub fn unreadable(form: Form, status: Status) -> Reply {
 
 /// A person's answer to what happened to their submission.
 pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
+    if let Some((status, message)) = super::details::refusal(&verdict) {
+        return Reply::Page(
+            status,
+            fill_template(form, fields, &FieldErrors::new(), message),
+        );
+    }
     match verdict {
-        Verdict::Accepted(_) | Verdict::Dropped => Reply::SeeOther(form.rules().thank_you),
+        // A new quote's thank-you page offers "Speed up your quote": its address carries the token.
+        Verdict::Accepted(_, Some(token)) => Reply::SeeOther(format!(
+            "{}?{}={token}",
+            form.rules().thank_you,
+            contract::routes::DETAILS_TOKEN_PARAMETER
+        )),
+        Verdict::Accepted(_, None) | Verdict::Dropped => {
+            Reply::SeeOther(form.rules().thank_you.to_string())
+        }
+        // Answered above.
+        Verdict::UnknownToken | Verdict::Expired => {
+            Reply::SeeOther(form.rules().thank_you.to_string())
+        }
         Verdict::Invalid(errors) => Reply::Page(
             Status::UnprocessableEntity,
             fill_template(
@@ -56,6 +75,25 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
             ),
         ),
     }
+}
+
+/// The quote's thank-you page with "Speed up your quote" (`_forms/details.html`), `token` in its hidden input.
+pub fn details_offer(token: &str) -> String {
+    let fields = RawFields([(DETAILS_TOKEN.name.to_string(), token.to_string())].into());
+    fill_template(Form::Details, &fields, &FieldErrors::new(), "")
+}
+
+/// A prerendered page by its address (`/get-quote/thank-you` -> `get-quote/thank-you/index.html`).
+pub fn page(path: &str) -> String {
+    let file = format!("{}/index.html", path.trim_start_matches('/'));
+    SiteFiles::get(&file)
+        .map(|page| String::from_utf8_lossy(&page.data).into_owned())
+        .unwrap_or_else(|| {
+            format!(
+                "<!doctype html><title>{0}</title><p>{0}</p>",
+                escape_html(path)
+            )
+        })
 }
 
 /// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
@@ -88,8 +126,39 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                 1,
             );
         }
-        if validate::is_true(fields.get("consent")) {
-            let checkbox = format!("data-fill=\"{}\"", markers::CONSENT_FILL);
+    }
+    if form == Form::Details {
+        // The details' lists: an option chosen again only when it is one of the list's (escaping is then moot).
+        for (name, choices) in [
+            ("radius", &details::RADIUS_CHOICES[..]),
+            ("best_time_to_call", &details::BEST_TIME_CHOICES[..]),
+            ("hazmat", &[("yes", ""), ("no", "")][..]),
+        ] {
+            let chosen = fields.get(name).trim();
+            if choices.iter().any(|(value, _)| *value == chosen) {
+                // Each value is in one list only (yes/no are hazmat's alone).
+                let option = format!("<option value=\"{chosen}\">");
+                html = html.replacen(
+                    &option,
+                    &format!("<option value=\"{chosen}\" selected=\"\">"),
+                    1,
+                );
+            }
+        }
+        for chosen in fields.get("commodities").split(',').map(str::trim) {
+            if details::COMMODITIES_CHOICES
+                .iter()
+                .any(|(value, _)| *value == chosen)
+            {
+                let checkbox = format!("data-fill=\"commodities:{chosen}\"");
+                html = html.replacen(&checkbox, &format!("{checkbox} checked=\"\""), 1);
+            }
+        }
+    }
+    // Checkboxes ticked again: each carries `data-fill="<field>"` (the quote's consent: markers::CONSENT_FILL).
+    for field in form.rules().fields {
+        if validate::is_true(fields.get(field.name)) {
+            let checkbox = format!("data-fill=\"{}\"", field.name);
             html = html.replacen(&checkbox, &format!("{checkbox} checked=\"\""), 1);
         }
     }
@@ -121,6 +190,21 @@ fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: 
                     // would show the field empty anyway (the error beside it says what is expected).
                     "vehicle_count" if is_html_number(typed.trim()) => typed.trim(),
                     "vehicle_count" => "",
+                    // A date input likewise holds only a date.
+                    "needed_by" if validate::is_date(typed) => typed.trim(),
+                    "needed_by" => "",
+                    "policy_expiration" | "effective_date" if validate::is_date(typed) => {
+                        typed.trim()
+                    }
+                    "policy_expiration" | "effective_date" => "",
+                    "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y"
+                        if is_html_number(typed.trim()) =>
+                    {
+                        typed.trim()
+                    }
+                    "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y" => {
+                        ""
+                    }
                     _ => typed,
                 })
         } else if let Some(name) = marker.strip_prefix(markers::ERROR) {

@@ -18,11 +18,16 @@ pub const WINDOW: Duration = Duration::from_secs(10 * 60);
 
 /// What happened to a submission, before it is put into JSON or a page.
 pub enum Verdict {
-    Accepted(i64),
+    /// Stored: the lead's id, and for a new quote the token its details can be added with (src/leads/details.rs).
+    Accepted(i64, Option<String>),
     /// Spam, answered like a success and stored nowhere.
     Dropped,
     Invalid(FieldErrors),
     RateLimited,
+    /// Details posted with a token no lead has.
+    UnknownToken,
+    /// Details posted with the token of a quote more than 24 hours old.
+    Expired,
     /// Every connection taken, or the file locked by another program: try again in a moment.
     Busy,
     /// The storage cannot take leads (the file gone or replaced, read-only, the disk full or failing).
@@ -75,6 +80,26 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
             },
             Err(errors) => return Verdict::Invalid(errors),
         },
+        // "Not in the past" is the agency's day: the server's local date at submission (clock::local_today).
+        Form::Coi => match validate::coi(fields, crate::clock::local_today()) {
+            Ok(request) => Lead {
+                name: request.name,
+                email: request.email,
+                phone: request.phone,
+                dot_number: request.dot_number,
+                insured_name: Some(request.insured_name),
+                certificate_holder: Some(request.certificate_holder),
+                holder_address: Some(request.holder_address),
+                additional_insured: Some(request.additional_insured),
+                waiver_of_subrogation: Some(request.waiver_of_subrogation),
+                needed_by: Some(request.needed_by),
+                notes: request.notes,
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+        // Details make no lead: the routes send them to details::process.
+        Form::Details => return Verdict::Failed,
     };
     let now = store::now();
     lead.source = form.source();
@@ -117,7 +142,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         })
         .await;
         match found {
-            Ok(Ok(Some(id))) => return Verdict::Accepted(id),
+            Ok(Ok(Some(id))) => return Verdict::Accepted(id, reissue(form, id, leads).await),
             Ok(Ok(None)) => {}
             // Not knowing whether it is a repeat, it is not stored again: the client retries later.
             Ok(Err(error)) => return not_stored(&error),
@@ -158,12 +183,27 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
     let pool = leads.pool.clone();
     // The lead's notifications are stored with it, in its transaction (src/notify).
     let outbox = leads.outbox.clone();
+    // A new quote's details token; only its hash is stored, with the lead. Without one (the system's generator
+    // failing) the quote is still taken: the visitor is only not offered the details form.
+    let token = (form == Form::Quote)
+        .then(|| {
+            store::details::new_token()
+                .inspect_err(|error| rocket::error!("no details token for this quote: {error}"))
+                .ok()
+        })
+        .flatten();
+    let kept = token.clone();
     let stored = rocket::tokio::task::spawn_blocking(move || {
         let email = lead.email.clone();
         store::insert_with(
             &pool,
             &lead,
-            Box::new(move |transaction, id| outbox.enqueue(transaction, id, &email)),
+            Box::new(move |transaction, id| {
+                if let Some(token) = &kept {
+                    store::details::set_token(transaction, id, token)?;
+                }
+                outbox.enqueue(transaction, id, &email)
+            }),
         )
     })
     .await;
@@ -171,9 +211,9 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
         Ok(Ok(Stored::New(id))) => {
             rocket::info!("stored {} lead {id}", form.source());
             leads.outbox.wake();
-            return Verdict::Accepted(id);
+            return Verdict::Accepted(id, token);
         }
-        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id),
+        Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id, reissue(form, id, leads).await),
         Ok(Err(error)) => not_stored(&error),
         Err(error) => {
             rocket::error!("lead not stored, task failed: {error}");
@@ -188,8 +228,39 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
     outcome
 }
 
+/// A new details token for a quote sent again (a retry whose first answer was lost): the first answer's token
+/// cannot be given again, only its hash is kept, so the repeat gets a new one, which replaces it. Never a reason to
+/// fail the answer: without it the visitor is only not offered the details form.
+async fn reissue(form: Form, id: i64, leads: &Leads) -> Option<String> {
+    if form != Form::Quote {
+        return None;
+    }
+    let token = store::details::new_token()
+        .inspect_err(|error| rocket::error!("no new details token for quote {id}: {error}"))
+        .ok()?;
+    let pool = leads.pool.clone();
+    let kept = token.clone();
+    let written = rocket::tokio::task::spawn_blocking(move || {
+        store::write(&pool, |transaction| {
+            Ok(store::details::set_token(transaction, id, &kept)?)
+        })
+    })
+    .await;
+    match written {
+        Ok(Ok(())) => Some(token),
+        Ok(Err(error)) => {
+            rocket::error!("no new details token for quote {id}: {error}");
+            None
+        }
+        Err(error) => {
+            rocket::error!("no new details token for quote {id}: {error}");
+            None
+        }
+    }
+}
+
 /// The answer to a lead the store could not take, logged with the reason (one line per request).
-fn not_stored(error: &store::StoreError) -> Verdict {
+pub(super) fn not_stored(error: &store::StoreError) -> Verdict {
     if error.is_temporary() {
         rocket::error!("lead not stored, database busy: {error}");
         Verdict::Busy
@@ -210,7 +281,7 @@ fn not_stored(error: &store::StoreError) -> Verdict {
 /// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
 /// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
 /// fast: treating it as absent would let a bot skip the check by sending garbage.
-fn is_too_fast(elapsed_ms: &str) -> bool {
+pub(super) fn is_too_fast(elapsed_ms: &str) -> bool {
     let text = elapsed_ms.trim();
     if text.is_empty() {
         return false;

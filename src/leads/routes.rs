@@ -1,4 +1,4 @@
-//! The leads' Rocket side: the stage (store opened, limiters made, routes mounted), the two POST routes, the
+//! The leads' Rocket side: the stage (store opened, limiters made, routes mounted), the forms' POST routes, the
 //! request facts kept with a lead ([`Visit`]) and the [`Reply`] they answer with: JSON for programs, a page or a
 //! redirect for a plain form post. The work between request and answer is the [`pipeline`](super::pipeline)'s.
 
@@ -11,13 +11,13 @@ use rocket::http::{ContentType, Header, Status};
 use rocket::request::{FromRequest, Outcome, Request};
 use rocket::response::{self, Responder, Response};
 use rocket::serde::json::{Value, json};
-use rocket::{State, post};
+use rocket::{State, get, post};
 
 use super::intake::{self, Encoding};
 use super::limits::{OneAtATime, RateLimiter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::store::{self, DbPool};
-use super::{Form, LeadSettings, nojs, validate};
+use super::{Form, LeadSettings, details, nojs, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::errors::ClientError;
 
@@ -27,6 +27,8 @@ pub struct Leads {
     pub(super) ip_limit: usize,
     pub(super) per_ip: RateLimiter,
     pub(super) per_email: RateLimiter,
+    /// Details posts per IP, counted apart from the forms' (a quote and its details are one visitor's two posts).
+    pub(super) per_ip_details: RateLimiter,
     /// Copies of one submission, one at a time.
     pub(super) submissions: OneAtATime,
     /// The carrier census, for the snapshot a quote with a DOT number keeps.
@@ -74,6 +76,7 @@ pub fn stage() -> AdHoc {
             ip_limit: settings.ip_limit,
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
+            per_ip_details: RateLimiter::new(settings.ip_limit, WINDOW),
             submissions: OneAtATime::default(),
             census: std::sync::Arc::new(crate::carriers::Census::new(settings.carriers_database())),
             outbox: crate::notify::Outbox::new(&settings),
@@ -81,7 +84,8 @@ pub fn stage() -> AdHoc {
         Ok(rocket
             .manage(leads)
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
-            .mount("/api", rocket::routes![quote, contact]))
+            .mount("/api", rocket::routes![quote, contact, coi, add_details])
+            .mount("/", rocket::routes![quote_thank_you]))
     })
 }
 
@@ -122,7 +126,7 @@ pub enum Reply {
     /// A refusal for a program, as every API error is given.
     Error(ClientError),
     Page(Status, String),
-    SeeOther(&'static str),
+    SeeOther(String),
 }
 
 impl<'r> Responder<'r, 'static> for Reply {
@@ -174,6 +178,37 @@ async fn contact(
     submit(Form::Contact, body, content_type, visit, leads).await
 }
 
+#[post("/leads/coi", data = "<body>")]
+async fn coi(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Coi, body, content_type, visit, leads).await
+}
+
+#[post("/leads/details", data = "<body>")]
+async fn add_details(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Details, body, content_type, visit, leads).await
+}
+
+/// The quote's thank-you page. After a plain form post its address carries the quote's details token
+/// (`?details=`), which the page's "Speed up your quote" form needs: the server fills it in (src/site leaves this
+/// address to the application, `site::serves`). Without a token that could be one, the page as prerendered.
+#[get("/get-quote/thank-you?<details>")]
+fn quote_thank_you(details: Option<&str>) -> Reply {
+    match details.filter(|token| super::store::details::is_token(token)) {
+        Some(token) => Reply::Page(Status::Ok, nojs::details_offer(token)),
+        None => Reply::Page(Status::Ok, nojs::page(contract::routes::QUOTE_THANK_YOU)),
+    }
+}
+
 fn json_error(status: Status, message: impl Into<Cow<'static, str>>) -> Reply {
     Reply::Error(ClientError::new(status, message))
 }
@@ -201,7 +236,10 @@ async fn submit(
             };
         }
     };
-    let verdict = pipeline::process(form, &fields, &visit, leads).await;
+    let verdict = match form {
+        Form::Details => details::process(&fields, &visit, leads).await,
+        _ => pipeline::process(form, &fields, &visit, leads).await,
+    };
     match encoding {
         Encoding::Json => json_answer(verdict, form),
         Encoding::Form => nojs::answer(verdict, form, &fields),
@@ -210,9 +248,22 @@ async fn submit(
 
 /// A program's answer to what happened to its submission.
 fn json_answer(verdict: Verdict, form: Form) -> Reply {
+    if let Some((status, message)) = details::refusal(&verdict) {
+        return json_error(status, message);
+    }
     match verdict {
-        Verdict::Accepted(id) => Reply::Json(Status::Created, json!({ "id": id })),
+        // Details change a lead, they make none: 200.
+        Verdict::Accepted(id, _) if form == Form::Details => {
+            Reply::Json(Status::Ok, json!({ "id": id }))
+        }
+        Verdict::Dropped if form == Form::Details => Reply::Json(Status::Ok, json!({ "id": 0 })),
+        Verdict::Accepted(id, Some(token)) => {
+            Reply::Json(Status::Created, json!({ "id": id, "details_token": token }))
+        }
+        Verdict::Accepted(id, None) => Reply::Json(Status::Created, json!({ "id": id })),
         Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
+        // Answered above.
+        Verdict::UnknownToken | Verdict::Expired => json_error(Status::NotFound, "Not found."),
         Verdict::Invalid(errors) => {
             Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
         }

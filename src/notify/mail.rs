@@ -103,7 +103,7 @@ impl Mailer {
             super::Channel::Autoreply => {
                 compose::autoreply_message(&due.lead, &due.key, &self.from)
             }
-            _ => compose::agency_message(&due.lead, &due.key, &self.from, &self.to),
+            _ => compose::agency_message(&due.lead, due.kind, &due.key, &self.from, &self.to),
         };
         match message {
             // The agency's e-mail to several addresses, refused for good (one refused RCPT stops the whole

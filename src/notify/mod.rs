@@ -57,6 +57,32 @@ impl Channel {
     }
 }
 
+/// What a delivery is about (`deliveries.kind`, migration 0007). A third kind, `report` (the owner's report, which
+/// belongs to no lead), is reserved in the table for a later change; this version neither writes nor sends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The lead itself, as it was submitted.
+    Lead,
+    /// The operation's details added to a quote later (`POST /api/leads/details`); never sent to the visitor.
+    Details,
+}
+
+impl Kind {
+    /// As stored in `deliveries.kind`, and the webhook's `event`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Lead => "lead",
+            Kind::Details => "details",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Kind> {
+        [Kind::Lead, Kind::Details]
+            .into_iter()
+            .find(|k| k.as_str() == text)
+    }
+}
+
 /// What the lead pipeline needs of notifications: which deliveries a new lead gets, and a way to wake the worker
 /// once they are committed. Cheap to clone; the worker holds the same wake-ups.
 #[derive(Clone)]
@@ -104,6 +130,16 @@ impl Outbox {
         visitor_email: &str,
     ) -> rusqlite::Result<()> {
         outbox::enqueue(transaction, lead_id, &self.channels, visitor_email)
+    }
+
+    /// Writes the agency's notifications of details added to lead `lead_id`, inside the transaction that stores them
+    /// (see [`outbox::enqueue_details`]).
+    pub fn enqueue_details(
+        &self,
+        transaction: &rusqlite::Transaction<'_>,
+        lead_id: i64,
+    ) -> rusqlite::Result<()> {
+        outbox::enqueue_details(transaction, lead_id, &self.channels)
     }
 
     /// Tells the worker that deliveries were committed: the first attempt goes out now, not at its next poll.

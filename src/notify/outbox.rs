@@ -1,4 +1,4 @@
-//! The `deliveries` table (migration 0003): rows written with a lead, the ones due for an attempt, each attempt's
+//! The `deliveries` table (migrations 0003, 0007): rows written with a lead, the ones due for an attempt, each attempt's
 //! outcome, and what the CLI and `/healthz` show of them. Plain SQL on any connection to the leads file.
 
 use std::collections::HashMap;
@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Channel;
+use super::{Channel, Kind};
 use crate::leads::store::{self, Lead};
 
 /// At most one confirmation per visitor address in this window, so the forms cannot mail-bomb someone else.
@@ -59,12 +59,35 @@ pub fn enqueue(
     Ok(())
 }
 
+/// Writes the agency's notifications of details added to a lead (kind `details`), due now: its e-mail and webhook
+/// when those channels are on, never the visitor's confirmation. One set per post: each post is news.
+pub fn enqueue_details(
+    transaction: &rusqlite::Transaction<'_>,
+    lead_id: i64,
+    channels: &[Channel],
+) -> rusqlite::Result<()> {
+    let now = now_ms();
+    let created_at = store::now();
+    for &channel in channels {
+        if channel == Channel::Autoreply {
+            continue;
+        }
+        transaction.execute(
+            "INSERT INTO deliveries (key, lead_id, kind, channel, created_at, created_ms, queued_ms, \
+             next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+            params![new_key(), lead_id, Kind::Details.as_str(), channel.as_str(), created_at, now],
+        )?;
+    }
+    Ok(())
+}
+
 /// A delivery due for an attempt, with its lead.
 #[derive(Debug, Clone)]
 pub struct Due {
     pub id: i64,
     pub key: String,
     pub channel: Channel,
+    pub kind: Kind,
     pub attempts: u32,
     pub queued_ms: i64,
     pub lead: Lead,
@@ -78,8 +101,9 @@ pub fn due(
     limit: u32,
 ) -> rusqlite::Result<Vec<Due>> {
     let mut statement = connection.prepare_cached(
-        "SELECT id, key, lead_id, attempts, queued_ms FROM deliveries \
-         WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 ORDER BY next_attempt_ms, id LIMIT ?3",
+        "SELECT id, key, lead_id, attempts, queued_ms, kind FROM deliveries \
+         WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 AND kind IN ('lead', 'details') \
+         ORDER BY next_attempt_ms, id LIMIT ?3",
     )?;
     let rows = statement
         .query_map(params![channel.as_str(), now, limit], |row| {
@@ -89,17 +113,22 @@ pub fn due(
                 row.get::<_, i64>(2)?,
                 row.get::<_, u32>(3)?,
                 row.get::<_, i64>(4)?,
+                row.get::<_, String>(5)?,
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut due = Vec::with_capacity(rows.len());
-    for (id, key, lead_id, attempts, queued_ms) in rows {
+    for (id, key, lead_id, attempts, queued_ms, kind) in rows {
+        let Some(kind) = Kind::parse(&kind) else {
+            continue;
+        };
         // The lead is there: deliveries go with it (ON DELETE CASCADE).
         if let Some(lead) = store::get(connection, lead_id)? {
             due.push(Due {
                 id,
                 key,
                 channel,
+                kind,
                 attempts,
                 queued_ms,
                 lead,
@@ -109,10 +138,11 @@ pub fn due(
     Ok(due)
 }
 
-/// When the next pending delivery of `channel` is due, if any is pending.
+/// When the next pending delivery of `channel` is due, if any is pending (of the kinds this version sends).
 pub fn next_due(connection: &Connection, channel: Channel) -> rusqlite::Result<Option<i64>> {
     connection.query_row(
-        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1",
+        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1 \
+         AND kind IN ('lead', 'details')",
         [channel.as_str()],
         |row| row.get(0),
     )
@@ -165,7 +195,9 @@ fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result
 #[derive(Debug, Clone)]
 pub struct Listed {
     pub id: i64,
-    pub lead_id: i64,
+    /// None for a delivery about no lead (kind `report`, reserved).
+    pub lead_id: Option<i64>,
+    pub kind: String,
     pub channel: String,
     pub state: String,
     pub attempts: i64,
@@ -183,7 +215,7 @@ pub fn list(
 ) -> rusqlite::Result<Vec<Listed>> {
     let mut statement = connection.prepare(
         "SELECT id, lead_id, channel, state, attempts, created_at, \
-         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error \
+         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error, kind \
          FROM deliveries WHERE (?1 IS NULL OR state = ?1) ORDER BY id DESC LIMIT ?2",
     )?;
     let rows = statement.query_map(params![state, limit], |row| {
@@ -196,6 +228,7 @@ pub fn list(
             created_at: row.get(5)?,
             next_attempt_ms: row.get(6)?,
             last_error: row.get(7)?,
+            kind: row.get(8)?,
         })
     })?;
     rows.collect()

@@ -106,9 +106,10 @@ impl Served {
 }
 
 /// Whether a GET of `path` belongs to the site's files rather than to a route of the application (the leads API,
-/// the health check): those are Rocket's.
+/// the health check, the quote's thank-you page, which the application fills with the quote's details token):
+/// those are Rocket's.
 pub fn serves(path: &str) -> bool {
-    !(is_api(path) || path == "/healthz")
+    !(is_api(path) || path == "/healthz" || path == contract::routes::QUOTE_THANK_YOU)
 }
 
 /// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.

@@ -275,7 +275,10 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
         (Some(5), Some(7), Some(3)),
         "A on two days is two visitors, B C D one each; programs, the HEAD, the prefetch and errors are absent: {totals}"
     );
-    assert_eq!(totals["leads_by_form"], json!({"contact": 1, "quote": 2}));
+    assert_eq!(
+        totals["leads_by_form"],
+        json!({"coi": 0, "contact": 1, "quote": 2})
+    );
     assert_eq!(totals["conversion_rate"], json!(0.6));
 
     let pages = &report["pages"];
@@ -386,8 +389,9 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
         &["--since", "2026-03-02", "--until", "2026-03-03"],
     );
     assert!(
-        table
-            .contains("visitors 5   pageviews 7   leads 3 (contact 1, quote 2)   conversion 60.0%"),
+        table.contains(
+            "visitors 5   pageviews 7   leads 3 (coi 0, contact 1, quote 2)   conversion 60.0%"
+        ),
         "{table}"
     );
     // Without --until, the report ends yesterday (complete days): on day 2 it ends with day 1.

@@ -431,11 +431,27 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
 
     // A row an older version stored with such characters in every text column.
     let nasty = "a\u{1b}[31mb\u{9b}c\u{202E}d\u{7f}e\rf\u{0}g\u{2066}h";
-    // Every text column: all of them but the id, the two enums and the number and flag.
+    // Every text column: all of them but the id, the enums (source, status, radius), the numbers and the flags.
+    let not_text = [
+        "id",
+        "source",
+        "status",
+        "vehicle_count",
+        "consent_given",
+        "additional_insured",
+        "waiver_of_subrogation",
+        "radius",
+        "years_in_business",
+        "hazmat",
+        "power_units",
+        "trailers",
+        "drivers",
+        "claims_3y",
+    ];
     let columns: Vec<&str> = truckins::leads::store::COLUMNS
         .iter()
         .copied()
-        .filter(|c| !["id", "source", "status", "vehicle_count", "consent_given"].contains(c))
+        .filter(|c| !not_text.contains(c))
         .collect();
     connection
         .execute(

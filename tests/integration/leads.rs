@@ -243,10 +243,16 @@ fn a_valid_quote_is_stored_with_every_field() {
     let (status, value) = answer(response);
     assert_eq!(status, Status::Created);
     let id = value["id"].as_i64().expect("a numeric id");
+    // Issue 13: a new quote's answer also carries its details token (128 random bits, hex; never the id).
+    let token = value["details_token"].as_str().expect("a details token");
+    assert!(
+        token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{token}"
+    );
     assert_eq!(
         value,
-        json!({ "id": id }),
-        "the answer is exactly {{\"id\": N}}"
+        json!({ "id": id, "details_token": token }),
+        "the answer is exactly {{\"id\": N, \"details_token\": T}}"
     );
 
     let leads = stored(&database);
@@ -1346,9 +1352,23 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
     let (client, database) = app("form-ok");
     let response = post_form(&client, QUOTE, &GOOD_QUOTE_FORM);
     assert_eq!(response.status(), Status::SeeOther);
-    assert_eq!(
-        response.headers().get_one("Location"),
-        Some("/get-quote/thank-you")
+    // The quote's details token rides along, for the page's "Speed up your quote" (issue 13).
+    let location = response.headers().get_one("Location").unwrap().to_string();
+    let token = location
+        .strip_prefix("/get-quote/thank-you?details=")
+        .unwrap_or_else(|| panic!("{location}"));
+    assert!(
+        token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{token}"
+    );
+    let page = client
+        .get(location.clone())
+        .dispatch()
+        .into_string()
+        .unwrap();
+    assert!(
+        page.contains(&format!("name=\"details_token\" value=\"{token}\"")),
+        "{page}"
     );
     let contact = [
         ("name", "Luis Ortega"),

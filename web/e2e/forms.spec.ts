@@ -784,7 +784,8 @@ test.describe('without JavaScript', () => {
     const quote = quoteFor(email, { insuranceType: 'liability', vehicleCount: '1' });
     await fillQuote(page, 'page-quote', quote, { consent: true });
     await quoteForm(page, 'page-quote').submit.click();
-    await page.waitForURL('**/get-quote/thank-you');
+    // The address carries the quote's details token (issue 13).
+    await page.waitForURL((url) => url.pathname === '/get-quote/thank-you');
     expect(new URL(page.url()).pathname).toBe('/get-quote/thank-you');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(onlyLeadFor(email)).toMatchObject({
@@ -821,7 +822,8 @@ test.describe('without JavaScript', () => {
 
     await quoteForm(page, 'correction').field('name').fill('Dana Ruiz');
     await quoteForm(page, 'correction').submit.click();
-    await page.waitForURL('**/get-quote/thank-you');
+    // The address carries the quote's details token (issue 13).
+    await page.waitForURL((url) => url.pathname === '/get-quote/thank-you');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(onlyLeadFor(email)).toMatchObject({ name: 'Dana Ruiz', insurance_type: 'dump', vehicle_count: 3, consent_given: true });
     await context.close();

@@ -2,7 +2,7 @@
 // product's and a post's address, the phone and e-mail links, and the link lists built from them: the header's
 // menus, the footer's columns. Products come from the content, so a product added there joins the menus and the
 // sitemap without an edit here. Server-side only (it reads content.ts); islands get addresses through props.
-import { contactForm, quoteForm, routes } from '@contract';
+import { coiForm, contactForm, quoteForm, routes } from '@contract';
 import { coverages, menuCoverages, site, vehicles, type Post, type Product } from './content';
 
 /** The addresses the server knows too (crates/contract). */
@@ -27,12 +27,14 @@ export const pages = {
   privacy: { href: paths.privacy, label: 'Privacy Policy' },
   terms: { href: paths.terms, label: 'Terms of Use' },
   sitemap: { href: paths.sitemap, label: 'Sitemap' },
+  certificateRequest: { href: paths.certificateRequest, label: 'Certificate Request' },
 } as const satisfies Record<string, Link>;
 
 /** Where a form posted without JavaScript lands once stored (the server's 303 goes there). */
 export const thankYouPaths = {
   quote: quoteForm.thankYou,
   contact: contactForm.thankYou,
+  coi: coiForm.thankYou,
 } as const;
 
 export const productHref = (p: Pick<Product, 'slug'>) => `/products/${p.slug}`;
@@ -44,11 +46,13 @@ export const mailHref = `mailto:${site.email}`;
 
 const menuLink = (p: Product): Link => ({ href: productHref(p), label: p.menu_label });
 
-/** The header: two product menus, the company pages (short names: the header is narrow) and the call to action. */
-export const header: { vehicles: Link[]; coverages: Link[]; links: Link[]; quote: Link } = {
+/** The header: two product menus, the company pages (short names: the header is narrow) and the call to action;
+ * the mobile menu, which has room, also lists what existing clients come for (`clients`). */
+export const header: { vehicles: Link[]; coverages: Link[]; links: Link[]; clients: Link[]; quote: Link } = {
   vehicles: vehicles.map(menuLink),
   coverages: menuCoverages.map(menuLink),
   links: [{ ...pages.about, label: 'About' }, pages.blog, { ...pages.contact, label: 'Contact' }],
+  clients: [pages.certificateRequest],
   quote: { ...pages.quote, label: 'Get Quote' },
 };
 
@@ -59,5 +63,5 @@ export const footerColumns: { title: string; links: Link[] }[] = [
     links: [...vehicles.slice(0, 3), ...coverages.slice(0, 3)].map((p) => ({ href: productHref(p), label: p.title })),
   },
   { title: 'Company', links: [pages.home, pages.about, pages.partners, pages.blog, pages.faq] },
-  { title: 'Get Started', links: [pages.quote, pages.contact, pages.privacy, pages.terms, pages.sitemap] },
+  { title: 'Get Started', links: [pages.quote, pages.contact, pages.certificateRequest, pages.privacy, pages.terms, pages.sitemap] },
 ];

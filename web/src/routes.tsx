@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { contactForm, quoteForm, routes as addresses } from '@contract';
+import { coiForm, contactForm, detailsForm, quoteForm, routes as addresses } from '@contract';
 import type { ReactElement } from 'react';
 import { content, document, page as pageCopy, site } from './content';
 import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
@@ -9,6 +9,7 @@ import { About } from './pages/About';
 import { BlogList } from './pages/BlogList';
 import { BlogPost } from './pages/BlogPost';
 import { BlogPostNotFound } from './pages/BlogPostNotFound';
+import { CertificateRequest } from './pages/CertificateRequest';
 import { Contact } from './pages/Contact';
 import { CoverageTypes } from './pages/CoverageTypes';
 import { DocumentPage } from './pages/DocumentPage';
@@ -20,6 +21,7 @@ import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { ProductPage } from './pages/ProductPage';
 import { ProductsOverview } from './pages/ProductsOverview';
+import { QuoteDetailsOffer } from './pages/QuoteDetailsOffer';
 import { SitemapPage } from './pages/SitemapPage';
 import { ThankYou } from './pages/ThankYou';
 
@@ -81,6 +83,7 @@ export function routes(): Route[] {
     ]),
     copyPage(pages.about, 'about', () => <About />, 'Company'),
     copyPage(pages.contact, 'contact', () => <Contact />, 'Company', [insuranceAgency()]),
+    copyPage(pages.certificateRequest, 'certificate-request', () => <CertificateRequest />, 'Company'),
     page(pages.faq, 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, THIS_FILE, () => <FaqPage />, 'Company', {
       jsonLd: [faqPage(content.faq), crumbs(pages.faq)],
     }),
@@ -155,8 +158,12 @@ export function errorRoutes(): Route[] {
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
+    thanks(thankYouPaths.coi, 'Certificate request received!', 'We will e-mail the certificate, usually the same business day. If a load is waiting on it, call us too.'),
     error(quoteForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="quote" />),
     error(contactForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="contact" />),
+    error(coiForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="coi" />),
+    error(detailsForm.correctionPage, 'Quote request submitted!', () => <QuoteDetailsOffer />),
+    thanks(detailsForm.thankYou, 'Details received!', 'Thank you: your specialist has what the underwriters ask for, and will call you soon.'),
     error(errorPages.notFound, 'Page Not Found', () => <NotFound />),
     error(errorPages.blogPostNotFound, 'Blog Post Not Found', () => <BlogPostNotFound />),
     error(errorPages.badRequest, 'Bad Request', () => <ErrorPage status={400} />),

@@ -25,7 +25,7 @@ enum Shape {
 /// mistake names the file and the field instead of failing the prerender somewhere in React. Keep in step with the
 /// list in content/README.md and the types the pages read it with (`web/src/content.ts`, the page files under
 /// `web/src/pages/`).
-const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 6] = [
+const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 7] = [
     (
         "about",
         &[
@@ -36,6 +36,16 @@ const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 6] = [
         ],
     ),
     ("blog", &[("heading", Shape::Text), ("intro", Shape::Text)]),
+    (
+        "certificate-request",
+        &[
+            ("heading", Shape::Text),
+            ("intro", Shape::Text),
+            ("turnaround", Shape::Text),
+            ("explainer", Shape::Table(&["heading", "body"])),
+            ("needs", Shape::Rows(4, &["title", "text"])),
+        ],
+    ),
     (
         "contact",
         &[("heading", Shape::Text), ("intro", Shape::Text)],

@@ -245,6 +245,7 @@ fn the_valid_tree_loads_with_what_the_build_derives_filled_in() {
         [
             "about",
             "blog",
+            "certificate-request",
             "contact",
             "coverage-types",
             "get-quote",

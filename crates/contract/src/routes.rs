@@ -13,10 +13,18 @@ pub const PARTNERS: &str = "/partners";
 pub const PRIVACY: &str = "/privacy";
 pub const TERMS: &str = "/terms";
 pub const SITEMAP: &str = "/sitemap";
+/// Certificates of insurance for existing clients (issue 13).
+pub const CERTIFICATE_REQUEST: &str = "/certificate-request";
 
 /// Where a form posted without JavaScript lands (below its page, so the header's current page stays right).
 pub const QUOTE_THANK_YOU: &str = "/get-quote/thank-you";
 pub const CONTACT_THANK_YOU: &str = "/contact/thank-you";
+pub const COI_THANK_YOU: &str = "/certificate-request/thank-you";
+/// Where "Speed up your quote" posted without JavaScript lands once the details are stored.
+pub const DETAILS_THANK_YOU: &str = "/get-quote/details-received";
+/// The query parameter that carries a quote's details token to [`QUOTE_THANK_YOU`] after a plain form post: the
+/// server fills it into the page's "Speed up your quote" form.
+pub const DETAILS_TOKEN_PARAMETER: &str = "details";
 
 /// The DOT lookup, `GET /api/carriers/<dot>`: the quote form's "Is this your company?" asks it.
 pub const CARRIERS_API: &str = "/api/carriers";
@@ -30,7 +38,7 @@ pub mod error_pages {
 }
 
 /// Every page address above, by the name the web app uses (`routes.pages.quote`).
-pub const PAGES: [(&str, &str); 12] = [
+pub const PAGES: [(&str, &str); 13] = [
     ("home", HOME),
     ("quote", QUOTE),
     ("products", PRODUCTS),
@@ -43,6 +51,7 @@ pub const PAGES: [(&str, &str); 12] = [
     ("privacy", PRIVACY),
     ("terms", TERMS),
     ("sitemap", SITEMAP),
+    ("certificateRequest", CERTIFICATE_REQUEST),
 ];
 
 #[cfg(test)]
@@ -53,5 +62,6 @@ mod tests {
     fn thank_you_pages_sit_below_their_form_pages() {
         assert!(QUOTE_THANK_YOU.starts_with(QUOTE));
         assert!(CONTACT_THANK_YOU.starts_with(CONTACT));
+        assert!(COI_THANK_YOU.starts_with(CERTIFICATE_REQUEST));
     }
 }

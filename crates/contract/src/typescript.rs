@@ -40,6 +40,20 @@ pub fn typescript() -> String {
     for form in forms::FORMS {
         export(&format!("{}Form", form.id), &form_json(form));
     }
+    export("detailsForm", &form_json(&forms::DETAILS));
+    let choices = |list: &[(&str, &str)]| -> Value {
+        list.iter()
+            .map(|(value, label)| json!({ "value": value, "label": label }))
+            .collect()
+    };
+    export(
+        "detailsChoices",
+        &json!({
+            "radius": choices(&forms::details::RADIUS_CHOICES),
+            "commodities": choices(&forms::details::COMMODITIES_CHOICES),
+            "bestTimeToCall": choices(&forms::details::BEST_TIME_CHOICES),
+        }),
+    );
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);
@@ -51,7 +65,9 @@ pub fn typescript() -> String {
     module.push_str(&format!(
         "\nexport type FormId = {};\n\
          export type QuoteField = keyof typeof quoteForm.fields;\n\
-         export type ContactField = keyof typeof contactForm.fields;\n",
+         export type ContactField = keyof typeof contactForm.fields;\n\
+         export type CoiField = keyof typeof coiForm.fields;\n\
+         export type DetailsField = keyof typeof detailsForm.fields;\n",
         ids.join(" | ")
     ));
     module
@@ -103,8 +119,8 @@ mod tests {
     fn the_module_carries_every_rule_and_address() {
         let module = typescript();
         assert!(module.contains("export const quoteForm = {"));
-        assert!(module.contains("export type FormId = 'quote' | 'contact';"));
-        assert!(module.ends_with("export type ContactField = keyof typeof contactForm.fields;\n"));
+        assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi';"));
+        assert!(module.ends_with("export type DetailsField = keyof typeof detailsForm.fields;\n"));
         for needle in [
             "\"endpoint\": \"/api/leads/quote\"",
             "\"thankYou\": \"/contact/thank-you\"",

@@ -75,6 +75,8 @@ stored_words! {
         #[default]
         Quote = "quote",
         Contact = "contact",
+        /// A certificate of insurance request from an existing client (issue 13).
+        Coi = "coi",
     }
 }
 

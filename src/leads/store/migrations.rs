@@ -6,7 +6,7 @@
 //! 4 carriers, 5 visit counts), and a database that got 5 before 3 still gets 3 when it arrives, because every
 //! version not yet recorded is applied, whatever was applied after it.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::{StoreError, now};
 
@@ -17,14 +17,32 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("migrations/0003_deliveries.sql")),
     (4, include_str!("migrations/0004_carrier_snapshot.sql")),
     (5, include_str!("migrations/0005_analytics.sql")),
+    (6, include_str!("migrations/0006_leads_coi_details.sql")),
+    (7, include_str!("migrations/0007_deliveries_kind.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
     apply(connection, MIGRATIONS)
 }
 
-/// Applies each of `migrations` that is not recorded yet, in order of version number.
+/// Applies each of `migrations` that is not recorded yet, in order of version number, with foreign keys off.
+///
+/// A version that changes a table's constraints rebuilds it by SQLite's documented 12-step procedure (create the
+/// new table, copy, drop the old one, rename): with foreign keys on, dropping `leads` would delete every delivery
+/// through `ON DELETE CASCADE`. The pragma is a no-op inside a transaction, so it is set around them, and each
+/// version's transaction checks the foreign keys (`PRAGMA foreign_key_check`) before it commits.
 fn apply(
+    connection: &mut rusqlite::Connection,
+    migrations: &[(i64, &str)],
+) -> Result<(), StoreError> {
+    connection.execute_batch("PRAGMA foreign_keys = OFF")?;
+    let applied = apply_each(connection, migrations);
+    // Back on whatever happened: every connection of the store runs with foreign keys.
+    connection.execute_batch("PRAGMA foreign_keys = ON")?;
+    applied
+}
+
+fn apply_each(
     connection: &mut rusqlite::Connection,
     migrations: &[(i64, &str)],
 ) -> Result<(), StoreError> {
@@ -43,6 +61,18 @@ fn apply(
         )?;
         if !applied {
             transaction.execute_batch(sql)?;
+            let broken: Option<String> = transaction
+                .query_row("PRAGMA foreign_key_check", [], |row| row.get(0))
+                .optional()?;
+            if let Some(table) = broken {
+                return Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+                    Some(format!(
+                        "schema version {version} would leave a row of {table} without its foreign key"
+                    )),
+                )
+                .into());
+            }
             transaction.execute(
                 "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
                 params![version, now()],

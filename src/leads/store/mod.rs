@@ -8,6 +8,7 @@
 //! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
 //! write would be taken, without leaving anything behind.
 
+pub mod details;
 mod error;
 mod group;
 mod kinds;
@@ -89,6 +90,32 @@ lead_columns! {
     landing_page: Option<String>,
     submission_id: Option<String>,
     carrier_snapshot: Option<crate::carriers::CarrierSnapshot>,
+    // A certificate of insurance request (source `coi`, migration 0006).
+    insured_name: Option<String>,
+    certificate_holder: Option<String>,
+    holder_address: Option<String>,
+    additional_insured: Option<bool>,
+    waiver_of_subrogation: Option<bool>,
+    needed_by: Option<String>,
+    notes: Option<String>,
+    // The operation's details a quote's visitor added later (`POST /api/leads/details`, migration 0006); a later
+    // post replaces them all. Lists (states, commodities) are stored comma-separated.
+    mc_number: Option<String>,
+    years_in_business: Option<i64>,
+    radius: Option<String>,
+    operating_states: Option<String>,
+    commodities: Option<String>,
+    commodities_other: Option<String>,
+    hazmat: Option<bool>,
+    power_units: Option<i64>,
+    trailers: Option<i64>,
+    drivers: Option<i64>,
+    current_insurer: Option<String>,
+    policy_expiration: Option<String>,
+    effective_date: Option<String>,
+    claims_3y: Option<i64>,
+    best_time_to_call: Option<String>,
+    details_at: Option<String>,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

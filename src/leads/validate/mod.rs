@@ -5,12 +5,16 @@
 //! [`QuoteLead`] / [`ContactLead`] or a map of field -> message.
 
 mod clean;
+mod coi;
+mod details;
 
 use std::collections::BTreeMap;
 
 use contract::forms::{self as rules, Field};
 
 pub use clean::{clean_line, is_invisible_control, sanitize};
+pub use coi::{CoiLead, coi};
+pub use details::{Details, details};
 
 /// Field name -> the first error message for that field.
 pub type FieldErrors = BTreeMap<&'static str, &'static str>;
@@ -269,6 +273,11 @@ fn vehicle_count(raw: &str) -> Result<i64, &'static str> {
         Ok(count) if (min..=max).contains(&count) => Ok(count),
         _ => Err(rule.invalid_message()),
     }
+}
+
+/// Whether `raw` is a YYYY-MM-DD date (what a date input holds).
+pub fn is_date(raw: &str) -> bool {
+    coi::date(raw).is_some()
 }
 
 /// Whether a checkbox or flag says yes (`true`, `on`, `yes` or `1`, in any case, spaces around ignored): the one

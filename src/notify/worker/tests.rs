@@ -8,6 +8,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         id: 1,
         key: "k".into(),
         channel: Channel::Webhook,
+        kind: super::super::Kind::Lead,
         attempts,
         queued_ms,
         lead: Lead::default(),

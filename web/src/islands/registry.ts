@@ -11,6 +11,7 @@ export const islands = {
   BlogExplorer: () => import('./BlogExplorer'),
   QuoteForm: () => import('./QuoteForm'),
   ContactForm: () => import('./ContactForm'),
+  CoiForm: () => import('./CoiForm'),
 } satisfies Record<string, Loader>;
 
 export type IslandName = keyof typeof islands;

@@ -12,7 +12,8 @@ import { showToast, type ToastMessage } from './toast';
 export type FieldErrors = Record<string, string>;
 
 export type PostResult =
-  | { kind: 'created' }
+  | { kind: 'created'; body: Record<string, unknown> }
+  | { kind: 'refused'; message: string }
   | { kind: 'invalid'; errors: FieldErrors }
   | { kind: 'rate-limited'; message: string }
   | { kind: 'failed' };
@@ -25,6 +26,8 @@ export interface LeadFormOptions {
   refuse?: (fields: Record<string, string>) => ToastMessage | undefined;
   /** The JSON body's fields, from the form's; the form's own by default. */
   body?: (fields: Record<string, string>) => Record<string, unknown>;
+  /** Called with the server's answer once it took the submission (the quote's carries its details token). */
+  onCreated?: (body: Record<string, unknown>) => void;
   toasts: {
     created: ToastMessage;
     /** Shown when the server's 429 answer carries no message of its own. */
@@ -33,7 +36,7 @@ export interface LeadFormOptions {
   };
 }
 
-export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, toasts }: LeadFormOptions) {
+export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, onCreated, toasts }: LeadFormOptions) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
@@ -61,6 +64,9 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
       setErrors({});
       submissionId.current = null;
       showToast(toasts.created);
+      onCreated?.(result.body);
+    } else if (result.kind === 'refused') {
+      showToast({ title: 'Not Sent', description: result.message, variant: 'destructive' });
     } else if (result.kind === 'invalid') {
       setErrors(result.errors);
       focusFirstError(form, result.errors);
@@ -110,10 +116,13 @@ async function postLead(endpoint: string, body: Record<string, unknown>): Promis
         ...body,
       }),
     });
-    if (response.status === 201) return { kind: 'created' };
-    const json = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string };
+    const json = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string } & Record<string, unknown>;
+    // 201 for a new lead, 200 for details added to one.
+    if (response.status === 201 || response.status === 200) return { kind: 'created', body: json };
     if (response.status === 422 && json.errors) return { kind: 'invalid', errors: json.errors };
     if (response.status === 429) return { kind: 'rate-limited', message: json.message ?? '' };
+    // Details whose quote cannot take them (unknown token, or over 24 hours old): the server says why.
+    if ((response.status === 404 || response.status === 410) && json.message) return { kind: 'refused', message: json.message };
     console.error('Lead submission failed', response.status, json);
     return { kind: 'failed' };
   } catch (error) {

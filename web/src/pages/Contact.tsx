@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { hoursText, page, site } from '../content';
 import ContactForm from '../islands/ContactForm';
-import { mailHref, tel, telHref } from '../links';
+import { mailHref, pages, tel, telHref } from '../links';
 import { Card } from '../ui/Card';
 import { Icon, type IconName } from '../ui/Icon';
 import { Island } from '../ui/Island';
@@ -69,6 +69,16 @@ export function Contact() {
             </dl>
           </Way>
         </div>
+        <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
+          <Icon name="file" className="mt-0.5 size-6 shrink-0 text-steel" />
+          <span>
+            Already a client and need a certificate of insurance for a broker or shipper?{' '}
+            <a href={pages.certificateRequest.href} className={linkClass}>
+              Request a certificate
+            </a>
+            : most go out the same business day.
+          </span>
+        </p>
         <div className="mt-6 flex items-start gap-3 rounded-2xl bg-mist p-6">
           <Icon name="mapPin" className="mt-0.5 size-6 shrink-0 text-steel" />
           <address className="not-italic">

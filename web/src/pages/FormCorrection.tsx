@@ -3,6 +3,7 @@
 // src/leads/mod.rs).
 import { markers, quoteForm, type FormId } from '@contract';
 import { content } from '../content';
+import CoiForm from '../islands/CoiForm';
 import ContactForm from '../islands/ContactForm';
 import QuoteForm from '../islands/QuoteForm';
 import { Icon } from '../ui/Icon';
@@ -21,6 +22,8 @@ export function FormCorrection({ form }: { form: FormId }) {
         <div className="mt-8">
           {form === 'quote' ? (
             <QuoteForm idPrefix={quoteForm.correctionIdPrefix} variant="full" heading="Your Quote Request" consentText={content.forms.consent_text} insuranceOptions={content.forms.insurance_types} template />
+          ) : form === 'coi' ? (
+            <CoiForm template />
           ) : (
             <ContactForm template />
           )}

@@ -29,6 +29,7 @@ export function Layout({ path, toaster, children }: { path: string; toaster: boo
             vehicles={header.vehicles}
             coverages={header.coverages}
             links={header.links}
+            clients={header.clients}
             quote={header.quote}
             phone={site.phone}
             phoneHref={telHref}

@@ -10,6 +10,8 @@ export interface SiteNavProps {
   vehicles: Link[];
   coverages: Link[];
   links: Link[];
+  /** Pages for existing clients, in the mobile menu only (the desktop header has no room). */
+  clients: Link[];
   /** The call to action beside the menus (the quote page). */
   quote: Link;
   phone: string;
@@ -17,7 +19,7 @@ export interface SiteNavProps {
   currentPath: string;
 }
 
-export function SiteNav({ vehicles, coverages, links, quote, phone, phoneHref, currentPath }: SiteNavProps) {
+export function SiteNav({ vehicles, coverages, links, clients, quote, phone, phoneHref, currentPath }: SiteNavProps) {
   const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
   // The links of a menu, marked when they lead to this page; desktop and mobile menus differ only in look.
   const menuItems = (items: Link[], linkClass: string) =>
@@ -104,6 +106,7 @@ export function SiteNav({ vehicles, coverages, links, quote, phone, phoneHref, c
             {mobileGroup('Vehicle Types', vehicles)}
             {mobileGroup('Coverage Types', coverages)}
             {mobileGroup('Company', links)}
+            {mobileGroup('For Clients', clients)}
             <div className="mt-6 grid gap-3 px-3">
               <a href={quote.href} className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
                 {quote.label}

@@ -9,7 +9,11 @@ use lettre::message::{Mailbox, MultiPart, SinglePart};
 use serde_json::json;
 
 use crate::leads::escape_html;
+
+mod rows;
+use super::Kind;
 use crate::leads::store::{Lead, Source};
+pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
 const TYPE_LABELS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.txt"));
@@ -54,123 +58,79 @@ fn trucks(count: i64) -> String {
     }
 }
 
-/// `New quote: Maria Lopez, Lopez Hauling, Hot Shot, 2 trucks` or `New message: Maria Lopez, Certificate of insurance`.
+/// `New quote: Maria Lopez, Lopez Hauling, Hot Shot, 2 trucks`, `New message: Maria Lopez, Certificate of insurance`
+/// or `Certificate request: Maria Lopez, Lopez Hauling LLC, for Acme Logistics, needed by 2026-03-03` (`URGENT
+/// certificate request: ...` when it is needed the day it was asked for or the next).
 pub fn subject(lead: &Lead) -> String {
     let mut parts = vec![one_line(&lead.name)];
-    if is_quote(lead) {
-        parts.extend(
-            lead.company
-                .as_deref()
-                .map(one_line)
-                .filter(|c| !c.is_empty()),
-        );
-        parts.extend(
-            lead.insurance_type
-                .as_deref()
-                .map(|t| type_label(t).to_string()),
-        );
-        parts.extend(lead.vehicle_count.map(trucks));
-        format!("New quote: {}", parts.join(", "))
-    } else {
-        parts.extend(
-            lead.subject
-                .as_deref()
-                .map(one_line)
-                .filter(|s| !s.is_empty()),
-        );
-        format!("New message: {}", parts.join(", "))
+    let filled = |text: &Option<String>| text.as_deref().map(one_line).filter(|t| !t.is_empty());
+    match lead.source {
+        Source::Quote => {
+            parts.extend(filled(&lead.company));
+            parts.extend(
+                lead.insurance_type
+                    .as_deref()
+                    .map(|t| type_label(t).to_string()),
+            );
+            parts.extend(lead.vehicle_count.map(trucks));
+            format!("New quote: {}", parts.join(", "))
+        }
+        Source::Contact => {
+            parts.extend(filled(&lead.subject));
+            format!("New message: {}", parts.join(", "))
+        }
+        Source::Coi => {
+            parts.extend(filled(&lead.insured_name));
+            parts.extend(filled(&lead.certificate_holder).map(|holder| format!("for {holder}")));
+            parts.extend(filled(&lead.needed_by).map(|date| format!("needed by {date}")));
+            let request = if is_urgent(lead) {
+                "URGENT certificate request"
+            } else {
+                "Certificate request"
+            };
+            format!("{request}: {}", parts.join(", "))
+        }
     }
 }
 
-/// The sections of the agency's e-mail: a title and (label, value) rows, values as stored.
-fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
-    let text = |value: &Option<String>| value.clone().unwrap_or_default();
-    let mut about = vec![
-        ("Name", lead.name.clone()),
-        ("E-mail", lead.email.clone()),
-        ("Phone", text(&lead.phone)),
-        ("Company", text(&lead.company)),
-    ];
-    if is_quote(lead) {
-        about.push((
-            "Insurance type",
-            lead.insurance_type
-                .as_deref()
-                .map(type_label)
-                .unwrap_or("")
-                .into(),
-        ));
-        about.push((
-            "Vehicles",
-            lead.vehicle_count
-                .map(|n| n.to_string())
-                .unwrap_or_default(),
-        ));
-        about.push(("DOT number", text(&lead.dot_number)));
-        if let Some(snapshot) = &lead.carrier_snapshot {
-            // As FMCSA's census had it when the quote came in (src/carriers): what the underwriter checks first.
-            about.push(("Census match", snapshot.details()));
+/// The subject of the agency's e-mail about `kind` of news of the lead.
+pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
+    match kind {
+        Kind::Lead => subject(lead),
+        // `Quote details: Maria Lopez, Lopez Hauling`: the quote it completes is found by the name and company.
+        Kind::Details => {
+            let mut parts = vec![one_line(&lead.name)];
+            parts.extend(
+                lead.company
+                    .as_deref()
+                    .map(one_line)
+                    .filter(|c| !c.is_empty()),
+            );
+            format!("Quote details: {}", parts.join(", "))
         }
-    } else {
-        about.push(("Subject", text(&lead.subject)));
-        about.push(("Message", text(&lead.message)));
     }
-    let consent = if lead.consent_given {
-        vec![
-            ("Given", "yes".to_string()),
-            ("At", text(&lead.consent_at)),
-            ("From IP", text(&lead.ip)),
-            ("Text version", text(&lead.consent_version)),
-            ("Text", text(&lead.consent_text)),
-        ]
-    } else {
-        vec![
-            (
-                "Given",
-                "no (a contact message asks for no consent)".to_string(),
-            ),
-            ("From IP", text(&lead.ip)),
-        ]
-    };
-    let origin = vec![
-        ("Page", text(&lead.page_url)),
-        ("Landing page", text(&lead.landing_page)),
-        ("Referrer", text(&lead.referrer)),
-        ("utm_source", text(&lead.utm_source)),
-        ("utm_medium", text(&lead.utm_medium)),
-        ("utm_campaign", text(&lead.utm_campaign)),
-        ("utm_term", text(&lead.utm_term)),
-        ("utm_content", text(&lead.utm_content)),
-        ("gclid", text(&lead.gclid)),
-        ("Browser", text(&lead.user_agent)),
-    ];
-    let record = vec![
-        (
-            "Lead",
-            format!(
-                "#{} ({} form), received {}",
-                lead.id, lead.source, lead.created_at
-            ),
-        ),
-        ("Status", lead.status.to_string()),
-        ("Move it along", status_command(lead.id)),
-    ];
-    [
-        ("The lead", about),
-        ("Consent", consent),
-        ("Where it came from", origin),
-        ("In truckins", record),
-    ]
-    .into_iter()
-    .map(|(title, rows)| {
-        (
-            title,
-            rows.into_iter()
-                .filter(|(_, value)| !value.trim().is_empty())
-                .collect(),
-        )
-    })
-    .collect()
+}
+
+/// Whether a certificate request is needed the day it was made or the next: the agency's days, so the dates are
+/// the server's local ones (clock::local_date), as `needed_by` was checked at submission.
+pub fn is_urgent(lead: &Lead) -> bool {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let needed = lead
+        .needed_by
+        .as_deref()
+        .and_then(|date| time::Date::parse(date, format).ok());
+    let submitted = time::OffsetDateTime::parse(
+        &lead.created_at,
+        &time::format_description::well_known::Rfc3339,
+    )
+    .map(crate::clock::local_date)
+    .ok();
+    match (lead.source, needed, submitted) {
+        (Source::Coi, Some(needed), Some(submitted)) => submitted
+            .next_day()
+            .is_some_and(|tomorrow| needed <= tomorrow),
+        _ => false,
+    }
 }
 
 /// The command that moves a lead to its next status.
@@ -179,10 +139,10 @@ pub fn status_command(id: i64) -> String {
 }
 
 /// The plain-text part of the agency's e-mail.
-pub fn agency_text(lead: &Lead) -> String {
+pub fn agency_text(lead: &Lead, kind: Kind) -> String {
     let mut out = format!(
         "{}\n\nReply to this e-mail to answer {} directly.\n",
-        subject(lead),
+        agency_subject(lead, kind),
         one_line(&lead.name)
     );
     for (title, rows) in sections(lead) {
@@ -206,11 +166,11 @@ pub fn agency_text(lead: &Lead) -> String {
 }
 
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
-pub fn agency_html(lead: &Lead) -> String {
+pub fn agency_html(lead: &Lead, kind: Kind) -> String {
     let mut out = format!(
         "<!doctype html><html><body style=\"font-family:sans-serif;font-size:14px\"><h1 style=\"font-size:18px\">{}</h1>\
          <p>Reply to this e-mail to answer {} directly.</p>",
-        escape_html(&subject(lead)),
+        escape_html(&agency_subject(lead, kind)),
         escape_html(&one_line(&lead.name))
     );
     for (title, rows) in sections(lead) {
@@ -250,13 +210,14 @@ fn domain(from: &Mailbox) -> String {
 /// lettre accepts), to every `notify_to`, its Message-ID made of the delivery key (the same on every attempt).
 pub fn agency_message(
     lead: &Lead,
+    kind: Kind,
     key: &str,
     from: &Mailbox,
     to: &[Mailbox],
 ) -> Result<Message, String> {
     let mut builder = Message::builder()
         .from(from.clone())
-        .subject(subject(lead))
+        .subject(agency_subject(lead, kind))
         .message_id(Some(format!("<{key}@{}>", domain(from))));
     for recipient in to {
         builder = builder.to(recipient.clone());
@@ -270,8 +231,8 @@ pub fn agency_message(
     }
     builder
         .multipart(MultiPart::alternative_plain_html(
-            agency_text(lead),
-            agency_html(lead),
+            agency_text(lead, kind),
+            agency_html(lead, kind),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
@@ -298,7 +259,9 @@ impl Header for AutoSubmitted {
 /// The visitor's confirmation: short, transactional, no marketing.
 pub fn autoreply_text(lead: &Lead) -> String {
     let (brand, phone) = agency();
-    let what = if is_quote(lead) {
+    let what = if lead.source == Source::Coi {
+        "your certificate of insurance request".to_string()
+    } else if is_quote(lead) {
         let mut details: Vec<String> = lead
             .insurance_type
             .as_deref()
@@ -327,7 +290,9 @@ pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Messa
             .parse()
             .map_err(|e| format!("the visitor's address cannot be mailed ({e})"))?,
     );
-    let subject = if is_quote(lead) {
+    let subject = if lead.source == Source::Coi {
+        "We have your certificate request"
+    } else if is_quote(lead) {
         "We have your quote request"
     } else {
         "We have your message"
@@ -363,7 +328,8 @@ pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
 
-/// The webhook's body: the event, the delivery's key and the lead with every stored field.
+/// The webhook's body: the event (`lead`, `details` when a quote's details were added, `test`), the delivery's key
+/// and the lead with every stored field.
 pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>) -> Vec<u8> {
     let mut value = json!({ "event": event, "delivery": key });
     if let Some(lead) = lead {
@@ -375,83 +341,4 @@ pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::leads::store::Status;
-
-    fn quote() -> Lead {
-        Lead {
-            id: 42,
-            source: Source::Quote,
-            status: Status::New,
-            name: "Maria Lopez".into(),
-            email: "maria@example.com".into(),
-            company: Some("Lopez Hauling".into()),
-            insurance_type: Some("hotshot".into()),
-            vehicle_count: Some(2),
-            consent_given: true,
-            consent_text: Some("I agree <b>".into()),
-            ..Lead::default()
-        }
-    }
-
-    #[test]
-    fn a_census_match_is_in_both_parts() {
-        let lead = Lead {
-            dot_number: Some("1234567".into()),
-            carrier_snapshot: Some(crate::carriers::CarrierSnapshot(serde_json::json!({
-                "dot_number": 1234567, "legal_name": "LONE STAR HAULERS, LLC", "dba_name": "",
-                "city": "AUSTIN", "state": "TX", "power_units": 12, "drivers": 14,
-                "operation": "interstate", "hazmat": false, "mcs150_date": "2024-03-01",
-            }))),
-            ..quote()
-        };
-        let line = "LONE STAR HAULERS, LLC (DOT 1234567); AUSTIN, TX; 12 power units; 14 drivers; interstate; \
-                    MCS-150 2024-03-01";
-        assert!(agency_text(&lead).contains(line), "{}", agency_text(&lead));
-        assert!(agency_html(&lead).contains("12 power units"));
-        assert!(!agency_text(&quote()).contains("Census match"));
-    }
-
-    #[test]
-    fn subjects_can_be_triaged_in_an_inbox() {
-        assert_eq!(
-            subject(&quote()),
-            "New quote: Maria Lopez, Lopez Hauling, Hot Shot, 2 trucks"
-        );
-        let contact = Lead {
-            source: Source::Contact,
-            name: "Sam\r\nBcc: x@example.com".into(),
-            subject: Some("Certificate of insurance".into()),
-            ..Lead::default()
-        };
-        assert_eq!(
-            subject(&contact),
-            "New message: Sam  Bcc: x@example.com, Certificate of insurance"
-        );
-    }
-
-    #[test]
-    fn the_html_part_escapes_what_was_typed() {
-        let mut lead = quote();
-        lead.company = Some("<script>alert(1)</script>".into());
-        let html = agency_html(&lead);
-        assert!(!html.contains("<script>"), "{html}");
-        assert!(html.contains("&lt;script&gt;") && html.contains("I agree &lt;b&gt;"));
-        assert!(agency_text(&lead).contains("truckins leads status 42 contacted"));
-    }
-
-    #[test]
-    fn the_autoreply_carries_nothing_the_visitor_typed() {
-        let mut lead = quote();
-        lead.name = "Buy pills at example.com".into();
-        let from: Mailbox = "Milepost <leads@agency.example>".parse().unwrap();
-        let text = autoreply_text(&lead);
-        assert!(text.starts_with("Hello,\n"), "{text}");
-        let message = autoreply_message(&lead, "k1", &from).unwrap();
-        let raw = String::from_utf8(message.formatted()).unwrap();
-        assert!(!raw.contains("Buy pills"), "{raw}");
-        assert!(!raw.contains("pills"), "{raw}");
-        assert!(raw.contains("To: maria@example.com\r\n"), "{raw}");
-    }
-}
+mod tests;

@@ -177,6 +177,14 @@ pub const MESSAGE: Field = Field {
     ..Field::text("message")
 };
 
+mod coi;
+pub use coi::{
+    ADDITIONAL_INSURED, CERTIFICATE_HOLDER, HOLDER_ADDRESS, INSURED_NAME, NEEDED_BY, NOTES,
+    WAIVER_OF_SUBROGATION,
+};
+
+pub mod details;
+
 /// One lead form: its fields and addresses, and the server's sentences about it as a whole.
 #[derive(Debug)]
 pub struct Form {
@@ -235,8 +243,61 @@ pub const CONTACT: Form = Form {
     failure_message: "We're experiencing technical difficulties. Please try again later.",
 };
 
-/// The two forms, for what is done to each.
-pub const FORMS: [&Form; 2] = [&QUOTE, &CONTACT];
+pub const COI: Form = Form {
+    id: "coi",
+    endpoint: "/api/leads/coi",
+    thank_you: routes::COI_THANK_YOU,
+    correction_page: "_forms/coi.html",
+    correction_id_prefix: "coi",
+    fields: &[
+        NAME,
+        EMAIL,
+        PHONE,
+        INSURED_NAME,
+        DOT_NUMBER,
+        CERTIFICATE_HOLDER,
+        HOLDER_ADDRESS,
+        ADDITIONAL_INSURED,
+        WAIVER_OF_SUBROGATION,
+        NEEDED_BY,
+        NOTES,
+    ],
+    rate_limit_message: "Please wait 10 minutes before submitting another request.",
+    failure_message: "There was an error submitting your request. Please try again, or call us.",
+};
+
+/// "Speed up your quote": the operation's details added to a quote already stored, through its details token.
+/// Not a lead form of its own (no lead is made), so it is not in [`FORMS`].
+pub const DETAILS: Form = Form {
+    id: "details",
+    endpoint: "/api/leads/details",
+    thank_you: routes::DETAILS_THANK_YOU,
+    correction_page: "_forms/details.html",
+    correction_id_prefix: "details",
+    fields: &[
+        details::DETAILS_TOKEN,
+        details::MC_NUMBER,
+        details::YEARS_IN_BUSINESS,
+        details::RADIUS,
+        details::OPERATING_STATES,
+        details::COMMODITIES,
+        details::COMMODITIES_OTHER,
+        details::HAZMAT,
+        details::POWER_UNITS,
+        details::TRAILERS,
+        details::DRIVERS,
+        details::CURRENT_INSURER,
+        details::POLICY_EXPIRATION,
+        details::EFFECTIVE_DATE,
+        details::CLAIMS_3Y,
+        details::BEST_TIME_TO_CALL,
+    ],
+    rate_limit_message: "Please wait 10 minutes before sending your details again.",
+    failure_message: "There was an error saving your details. Please try again, or call us.",
+};
+
+/// The lead forms, for what is done to each.
+pub const FORMS: [&Form; 3] = [&QUOTE, &CONTACT, &COI];
 
 /// Fields accepted besides a form's own: spam checks, idempotency and attribution.
 pub const EXTRA_FIELDS: [&str; 13] = [
@@ -288,7 +349,7 @@ mod tests {
 
     #[test]
     fn every_form_field_has_a_message_for_each_rule_it_has() {
-        for form in FORMS {
+        for form in FORMS.into_iter().chain([&DETAILS]) {
             for field in form.fields {
                 let names_a_message = field.min.is_some()
                     || field.max.is_some()

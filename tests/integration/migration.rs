@@ -1,0 +1,223 @@
+//! A database made by the version before issue 13 (schema versions 1 to 5, with leads and their deliveries)
+//! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns) and 0007 (deliveries
+//! with a kind) keep every row, id, index and foreign key.
+
+use std::path::Path;
+
+use rusqlite::{Connection, params};
+use truckins::leads::store;
+
+use crate::common;
+
+/// The schema as the previous release left it: its five migration files, recorded as applied.
+const OLD_SCHEMA: [&str; 5] = [
+    include_str!("../../src/leads/store/migrations/0001_leads.sql"),
+    include_str!("../../src/leads/store/migrations/0002_health_probe.sql"),
+    include_str!("../../src/leads/store/migrations/0003_deliveries.sql"),
+    include_str!("../../src/leads/store/migrations/0004_carrier_snapshot.sql"),
+    include_str!("../../src/leads/store/migrations/0005_analytics.sql"),
+];
+
+const OLD_LEAD_COLUMNS: &str = "id, source, status, created_at, name, email, phone, company, insurance_type, \
+    vehicle_count, dot_number, subject, message, consent_given, consent_text, consent_version, consent_at, ip, \
+    user_agent, page_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, referrer, landing_page, \
+    submission_id, carrier_snapshot";
+const OLD_DELIVERY_COLUMNS: &str = "id, key, lead_id, channel, recipient, state, attempts, created_at, created_ms, \
+    queued_ms, next_attempt_ms, last_attempt_at, last_error, sent_at";
+
+fn old_database(path: &Path) {
+    let connection = Connection::open(path).unwrap();
+    connection
+        .execute_batch("PRAGMA foreign_keys = ON")
+        .unwrap();
+    connection
+        .execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        .unwrap();
+    for (version, sql) in OLD_SCHEMA.iter().enumerate() {
+        connection.execute_batch(sql).unwrap();
+        connection
+            .execute(
+                "INSERT INTO schema_migrations VALUES (?1, '2026-01-01T00:00:00Z')",
+                [version as i64 + 1],
+            )
+            .unwrap();
+    }
+    // Ids with gaps (leads deleted since), a quote with its census snapshot, a contact message.
+    for (id, source, submission) in [
+        (3, "quote", "sub-a"),
+        (7, "contact", "sub-b"),
+        (12, "quote", "sub-c"),
+    ] {
+        connection
+            .execute(
+                "INSERT INTO leads (id, source, status, created_at, name, email, phone, company, insurance_type, \
+                 vehicle_count, dot_number, subject, message, consent_given, consent_text, ip, submission_id, \
+                 carrier_snapshot, utm_source) VALUES (?1, ?2, 'contacted', '2026-02-01T10:00:00Z', 'Dana', \
+                 'dana@example.com', '+15552100142', 'Lone Star', 'dump', 3, '1234567', 'Subject', 'Message', 1, \
+                 'I agree', '127.0.0.1', ?3, '{\"legal_name\":\"LONE STAR\"}', 'google')",
+                params![id, source, submission],
+            )
+            .unwrap();
+        for (channel, state) in [("email", "sent"), ("webhook", "pending")] {
+            connection
+                .execute(
+                    "INSERT INTO deliveries (key, lead_id, channel, state, attempts, created_at, created_ms, \
+                     queued_ms, next_attempt_ms, last_error) VALUES (?1, ?2, ?3, ?4, 2, '2026-02-01T10:00:00Z', \
+                     1, 1, 5, 'was down')",
+                    params![format!("key-{id}-{channel}"), id, channel, state],
+                )
+                .unwrap();
+        }
+    }
+}
+
+fn rows(connection: &Connection, sql: &str) -> Vec<Vec<rusqlite::types::Value>> {
+    let mut statement = connection.prepare(sql).unwrap();
+    let count = statement.column_count();
+    statement
+        .query_map([], |row| (0..count).map(|i| row.get(i)).collect())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn names(connection: &Connection, sql: &str) -> Vec<String> {
+    rows(connection, sql)
+        .into_iter()
+        .map(|row| match &row[0] {
+            rusqlite::types::Value::Text(text) => text.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn an_old_database_with_leads_migrates_losslessly() {
+    let path = common::temp_database("migrate-old");
+    old_database(&path);
+    let before = Connection::open(&path).unwrap();
+    let leads_before = rows(
+        &before,
+        &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id"),
+    );
+    let deliveries_before = rows(
+        &before,
+        &format!("SELECT {OLD_DELIVERY_COLUMNS} FROM deliveries ORDER BY id"),
+    );
+    drop(before);
+
+    let pool = store::open(&path, 1).expect("the old database opens and migrates");
+    let connection = pool.get().unwrap();
+    assert_eq!(
+        rows(
+            &connection,
+            &format!("SELECT {OLD_LEAD_COLUMNS} FROM leads ORDER BY id")
+        ),
+        leads_before,
+        "every lead, id and value kept"
+    );
+    assert_eq!(
+        rows(
+            &connection,
+            &format!("SELECT {OLD_DELIVERY_COLUMNS} FROM deliveries ORDER BY id")
+        ),
+        deliveries_before,
+        "every delivery kept"
+    );
+    assert_eq!(
+        names(&connection, "SELECT DISTINCT kind FROM deliveries"),
+        ["lead"]
+    );
+    assert_eq!(
+        names(
+            &connection,
+            "SELECT version FROM schema_migrations ORDER BY version"
+        )
+        .len(),
+        7
+    );
+    let indexes = names(
+        &connection,
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    for index in [
+        "deliveries_autoreply",
+        "deliveries_lead_channel",
+        "deliveries_pending",
+        "leads_created_at",
+        "leads_details_token",
+        "leads_status",
+        "leads_submission",
+    ] {
+        assert!(indexes.iter().any(|i| i == index), "{index} in {indexes:?}");
+    }
+    assert_eq!(
+        names(
+            &connection,
+            "SELECT \"table\" FROM pragma_foreign_key_list('deliveries')"
+        ),
+        ["leads"]
+    );
+    assert!(rows(&connection, "PRAGMA foreign_key_check").is_empty());
+    assert_eq!(names(&connection, "PRAGMA integrity_check"), ["ok"]);
+    assert_eq!(
+        names(&connection, "PRAGMA foreign_keys"),
+        ["Integer(1)"],
+        "foreign keys are on again after the migration"
+    );
+    assert!(
+        !names(
+            &connection,
+            "SELECT sql FROM sqlite_master WHERE name = 'leads'"
+        )[0]
+        .contains("leads_new"),
+        "the table has its own name"
+    );
+
+    // The constraints hold on the rebuilt tables: one lead delivery per channel, details as often as posted, a
+    // certificate request may be stored, and deleting a lead still deletes its deliveries.
+    let duplicate = connection.execute(
+        "INSERT INTO deliveries (key, lead_id, channel, created_at, created_ms, queued_ms, next_attempt_ms) \
+         VALUES ('k', 3, 'email', 'x', 1, 1, 1)",
+        [],
+    );
+    assert!(
+        duplicate.is_err(),
+        "UNIQUE (lead_id, channel) for the lead's own deliveries"
+    );
+    for _ in 0..2 {
+        connection
+            .execute(
+                "INSERT INTO deliveries (key, lead_id, kind, channel, created_at, created_ms, queued_ms, \
+                 next_attempt_ms) VALUES ('k', 3, 'details', 'email', 'x', 1, 1, 1)",
+                [],
+            )
+            .unwrap();
+    }
+    let orphan = connection.execute(
+        "INSERT INTO deliveries (key, lead_id, channel, created_at, created_ms, queued_ms, next_attempt_ms) \
+         VALUES ('k', 999, 'email', 'x', 1, 1, 1)",
+        [],
+    );
+    assert!(orphan.is_err(), "the foreign key is enforced");
+    connection
+        .execute(
+            "INSERT INTO leads (source, created_at, name, email, needed_by) VALUES ('coi', 'x', 'Dana', 'd@e.com', \
+             '2026-03-02')",
+            [],
+        )
+        .unwrap();
+    connection
+        .execute("DELETE FROM leads WHERE id = 3", [])
+        .unwrap();
+    assert_eq!(
+        rows(&connection, "SELECT id FROM deliveries WHERE lead_id = 3").len(),
+        0,
+        "ON DELETE CASCADE kept"
+    );
+    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 4);
+    drop(connection);
+    drop(pool);
+    // Opened again: nothing is applied twice.
+    drop(store::open(&path, 1).expect("opens again"));
+}
