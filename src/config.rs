@@ -58,6 +58,9 @@ pub struct Settings {
     pub webhook_url: Option<String>,
     /// The key the webhook's `X-Truckins-Signature` (HMAC-SHA256) is made with; required with `webhook_url`.
     pub webhook_secret: Option<String>,
+    /// A PEM file of certificate authorities trusted for an https webhook besides the public ones (a CRM or
+    /// automation server behind a private CA).
+    pub webhook_ca_file: Option<PathBuf>,
     /// Send the visitor a short confirmation (at most one per address per 24 h).
     pub autoreply: bool,
     /// Seconds a webhook receiver has to answer; an SMTP relay has three times as long per command.
@@ -108,6 +111,7 @@ impl std::fmt::Debug for Settings {
             .field("max_connections", &self.max_connections)
             .field("smtp_url", &smtp_url)
             .field("smtp_ca_file", &self.smtp_ca_file)
+            .field("webhook_ca_file", &self.webhook_ca_file)
             .field("notify_to", &self.notify_to)
             .field("mail_from", &self.mail_from)
             .field("webhook_url", &webhook_url)
@@ -140,6 +144,7 @@ impl Default for Settings {
             max_connections: 4096,
             smtp_url: None,
             smtp_ca_file: None,
+            webhook_ca_file: None,
             notify_to: Vec::new(),
             mail_from: None,
             webhook_url: None,
@@ -163,7 +168,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 22] = [
+pub const KEYS: [&str; 23] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -181,6 +186,7 @@ pub const KEYS: [&str; 22] = [
     "mail_from",
     "webhook_url",
     "webhook_secret",
+    "webhook_ca_file",
     "autoreply",
     "notify_timeout",
     "notify_retry_base",

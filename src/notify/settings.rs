@@ -96,6 +96,12 @@ pub fn check(settings: &Settings) -> Result<(), String> {
         }
         (None, None) => {}
     }
+    if let Some(file) = &settings.webhook_ca_file {
+        if settings.webhook_url.is_none() {
+            return Err("invalid setting: `webhook_ca_file` needs `webhook_url`".into());
+        }
+        super::webhook::read_ca_file(file).map_err(invalid)?;
+    }
     if settings.notify_timeout == 0 || settings.notify_timeout > 600 {
         return Err("invalid setting: `notify_timeout` must be 1 to 600 seconds".into());
     }
@@ -146,6 +152,9 @@ pub fn describe(settings: &Settings) -> Vec<String> {
             "webhook_url = {} (signed; path and secret not shown)",
             target.describe()
         ));
+        if let Some(file) = &settings.webhook_ca_file {
+            lines.push(format!("webhook_ca_file = {}", file.display()));
+        }
     }
     if !lines[0].starts_with("notifications = none") {
         lines.push(format!(
@@ -179,6 +188,34 @@ mod tests {
         let mut settings = Settings::default();
         change(&mut settings);
         check(&settings)
+    }
+
+    #[test]
+    fn a_webhook_ca_file_needs_the_webhook_and_a_certificate() {
+        let hook = |s: &mut Settings| {
+            s.webhook_url = Some("https://hooks.example.com/x".into());
+            s.webhook_secret = Some("0123456789abcdef0123".into());
+        };
+        let alone = with(|s| s.webhook_ca_file = Some("/etc/ca.pem".into())).unwrap_err();
+        assert!(
+            alone.contains("`webhook_ca_file` needs `webhook_url`"),
+            "{alone}"
+        );
+        let not_pem = std::env::temp_dir().join(format!("truckins-not-pem-{}", std::process::id()));
+        std::fs::write(&not_pem, "not a certificate").unwrap();
+        let empty = with(|s| {
+            hook(s);
+            s.webhook_ca_file = Some(not_pem.clone());
+        })
+        .unwrap_err();
+        assert!(empty.contains("holds no PEM certificate"), "{empty}");
+        let missing = with(|s| {
+            hook(s);
+            s.webhook_ca_file = Some("/nonexistent/ca.pem".into());
+        })
+        .unwrap_err();
+        assert!(missing.contains("cannot be read"), "{missing}");
+        let _ = std::fs::remove_file(not_pem);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The signed webhook: a JSON POST of the lead to `webhook_url` over hyper's HTTP/1 client connection (TLS through
-//! rustls with the public roots compiled in), with `X-Truckins-Delivery` (the same on every attempt),
+//! rustls with the public roots compiled in, and any CA of `webhook_ca_file`), with `X-Truckins-Delivery` (the same on every attempt),
 //! `X-Truckins-Timestamp` and `X-Truckins-Signature: sha256=HEX`, the HMAC-SHA256 of `TIMESTAMP.BODY` with the
 //! secret. Any 2xx is delivered; 408, 429, 5xx, no connection and no answer within `notify_timeout` are tried
 //! again; any other answer fails for good.
@@ -36,6 +36,27 @@ pub fn signature(secret: &[u8], timestamp: u64, body: &[u8]) -> String {
     format!("sha256={hex}")
 }
 
+/// The certificates of `webhook_ca_file`, read and checked (at least one).
+pub fn read_ca_file(
+    path: &std::path::Path,
+) -> Result<Vec<rustls::pki_types::CertificateDer<'static>>, String> {
+    use rustls::pki_types::pem::PemObject;
+    let unreadable = |e: &dyn std::fmt::Display| {
+        format!("`webhook_ca_file` {} cannot be read: {e}", path.display())
+    };
+    let certificates = rustls::pki_types::CertificateDer::pem_file_iter(path)
+        .map_err(|e| unreadable(&e))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| unreadable(&e))?;
+    if certificates.is_empty() {
+        return Err(format!(
+            "`webhook_ca_file` {} holds no PEM certificate",
+            path.display()
+        ));
+    }
+    Ok(certificates)
+}
+
 /// The webhook of the settings.
 pub struct Webhook {
     target: Target,
@@ -56,9 +77,16 @@ impl Webhook {
         };
         let target = Target::parse(url)?;
         let tls = if target.https {
-            let roots = rustls::RootCertStore {
+            let mut roots = rustls::RootCertStore {
                 roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
             };
+            if let Some(file) = &settings.webhook_ca_file {
+                for certificate in read_ca_file(file)? {
+                    roots
+                        .add(certificate)
+                        .map_err(|e| format!("`webhook_ca_file` {}: {e}", file.display()))?;
+                }
+            }
             let config = rustls::ClientConfig::builder_with_provider(Arc::new(
                 rustls::crypto::ring::default_provider(),
             ))
