@@ -190,6 +190,22 @@ fn notify_report_email_is_queued_by_the_cli_and_sent_by_the_running_server() {
     assert_eq!(&words[1..6], ["email", "report", "-", "sent", "1"], "{row}");
     // The lead's e-mail and the report, nothing else.
     assert_eq!(smtp.mails().len(), 2);
+
+    // `outbox retry` sends the very report again, with the same Message-ID (a mail client shows it once).
+    let (ok, out) = cli(
+        dir.path(),
+        &database,
+        &["outbox", "retry", &id.to_string()],
+        &[],
+    );
+    assert!(ok, "{out}");
+    let again = &smtp.wait_for_mails(3)[2];
+    assert_eq!(subject(again), subject(mail));
+    assert_eq!(
+        again["headers"]["message-id"],
+        mail["headers"]["message-id"]
+    );
+    assert_eq!(part(again, "text/html"), html);
 }
 
 #[test]
