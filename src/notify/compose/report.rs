@@ -129,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn the_queued_report_makes_the_same_message_at_every_attempt() {
+    fn a_queued_report_becomes_its_e_mail_with_both_parts_to_each_recipient() {
         let mail = ReportMail {
             subject: subject(&totals(20, 2)),
             text: "Site report\nvisitors 20\n".into(),
