@@ -1,7 +1,7 @@
 //! Sending e-mail: lettre's async SMTP client on the relay of `smtp_url` (STARTTLS required, TLS from the start, or
 //! plain to this machine), TLS by rustls with the public roots and any CA of `smtp_ca_file`; an attempt's outcome
 //! sorted into sent, try again (4xx, no connection, timeout, TLS) or failed for good (5xx); and the step-by-step
-//! check behind `truckins notify test`.
+//! check behind `truckins notify test`. The owner's report goes the same way as the agency's e-mail about a lead.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,9 +14,10 @@ use lettre::transport::smtp::extension::ClientId;
 use lettre::transport::smtp::{Error, PoolConfig};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
+use super::Channel;
 use super::compose;
 use super::endpoints::{Relay, Security};
-use super::outbox::Due;
+use super::outbox::{About, Due};
 use super::settings::mailbox;
 use super::worker::Outcome;
 use crate::config::Settings;
@@ -97,41 +98,44 @@ impl Mailer {
         }))
     }
 
-    /// One attempt of an e-mail delivery (the agency's or the visitor's confirmation).
+    /// One attempt of an e-mail delivery (the agency's, the owner's report, or the visitor's confirmation).
     pub async fn deliver(&self, due: &Due) -> Outcome {
-        let message = match due.channel {
-            super::Channel::Autoreply => {
-                compose::autoreply_message(&due.lead, &due.key, &self.from)
+        let message = match (&due.about, due.channel) {
+            (About::Report(payload), _) => compose::report::message(payload, &due.key, &self.from),
+            (About::Lead(lead), Channel::Autoreply) => {
+                compose::autoreply_message(lead, &due.key, &self.from)
             }
-            _ => compose::agency_message(&due.lead, due.kind, &due.key, &self.from, &self.to),
+            (About::Lead(lead), _) => {
+                compose::agency_message(lead, due.kind, &due.key, &self.from, &self.to)
+            }
         };
         match message {
-            // The agency's e-mail to several addresses, refused for good (one refused RCPT stops the whole
-            // transaction, nothing sent): sent again to each of `notify_to` on its own, so that one address refused
-            // does not stop it reaching the others.
-            Ok(message) if due.channel == super::Channel::Email && self.to.len() > 1 => {
+            // The agency's e-mail (a lead's or the report) to several addresses, refused for good (one refused RCPT
+            // stops the whole transaction, nothing sent): sent again to each recipient on its own, so that one
+            // address refused does not stop it reaching the others.
+            Ok(message) if due.channel == Channel::Email && message.envelope().to().len() > 1 => {
                 let raw = message.formatted();
                 let together = self.sorted(self.transport.send_raw(message.envelope(), &raw).await);
                 if !matches!(together, Outcome::Failed(_)) {
                     return together;
                 }
-                let mut outcomes = Vec::with_capacity(self.to.len());
-                for to in &self.to {
-                    let outcome = match Envelope::new(
-                        Some(self.from.email.clone()),
-                        vec![to.email.clone()],
-                    ) {
-                        Ok(envelope) => self.sorted(self.transport.send_raw(&envelope, &raw).await),
-                        Err(error) => {
-                            Outcome::Failed(format!("the e-mail could not be built: {error}"))
-                        }
-                    };
-                    outcomes.push((to.email.to_string(), outcome));
+                let mut outcomes = Vec::with_capacity(message.envelope().to().len());
+                for to in message.envelope().to() {
+                    let outcome =
+                        match Envelope::new(Some(self.from.email.clone()), vec![to.clone()]) {
+                            Ok(envelope) => {
+                                self.sorted(self.transport.send_raw(&envelope, &raw).await)
+                            }
+                            Err(error) => {
+                                Outcome::Failed(format!("the e-mail could not be built: {error}"))
+                            }
+                        };
+                    outcomes.push((to.to_string(), outcome));
                 }
                 combine(outcomes)
             }
             Ok(message) => self.send(message).await,
-            // Nothing about the lead will change: trying again cannot help.
+            // Nothing about the lead (or the queued report) will change: trying again cannot help.
             Err(reason) => Outcome::Failed(reason),
         }
     }

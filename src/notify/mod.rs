@@ -5,6 +5,8 @@
 //! lead that was answered 201 always has them; [`worker`] sends them from the server process, first at once (woken
 //! through the [`Outbox`]), then with growing, jittered waits for at least 24 h, and picks up whatever was pending
 //! after any restart (at least once: a delivery's `key` stays the same so a receiver can drop a repeat).
+//! The owner's report (`truckins report --email`) is queued in the same table as a delivery of kind `report` with
+//! its message stored, and sent by the worker's e-mail lane like any other.
 //! [`outbox`] is the table's SQL, [`mail`] the SMTP side (lettre) with the messages' words in [`compose`],
 //! [`webhook`] the signed JSON POST, [`endpoints`] the relay's and the webhook's addresses read, [`settings`] the
 //! checks and the start-up description of the settings.
@@ -57,29 +59,32 @@ impl Channel {
     }
 }
 
-/// What a delivery is about (`deliveries.kind`, migration 0007). A third kind, `report` (the owner's report, which
-/// belongs to no lead), is reserved in the table for a later change; this version neither writes nor sends it.
+/// What a delivery is about (`deliveries.kind`, migration 0007).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// The lead itself, as it was submitted.
     Lead,
     /// The operation's details added to a quote later (`POST /api/leads/details`); never sent to the visitor.
     Details,
+    /// The owner's report (`truckins report --email`): about no lead, its message stored with the delivery
+    /// (migration 0008), sent by e-mail only.
+    Report,
 }
 
 impl Kind {
+    const ALL: [Kind; 3] = [Kind::Lead, Kind::Details, Kind::Report];
+
     /// As stored in `deliveries.kind`, and the webhook's `event`.
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Lead => "lead",
             Kind::Details => "details",
+            Kind::Report => "report",
         }
     }
 
     pub fn parse(text: &str) -> Option<Kind> {
-        [Kind::Lead, Kind::Details]
-            .into_iter()
-            .find(|k| k.as_str() == text)
+        Kind::ALL.into_iter().find(|k| k.as_str() == text)
     }
 }
 

@@ -108,7 +108,7 @@ impl Webhook {
 
     /// One attempt of a lead's webhook delivery.
     pub async fn deliver(&self, due: &Due) -> Outcome {
-        let body = compose::webhook_body(due.kind.as_str(), &due.key, Some(&due.lead));
+        let body = compose::webhook_body(due.kind.as_str(), &due.key, due.lead());
         match self.post(&due.key, body).await {
             Ok(status) => outcome(status),
             Err(reason) => Outcome::Retry(reason),

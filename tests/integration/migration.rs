@@ -134,7 +134,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        7
+        8
     );
     let indexes = names(
         &connection,

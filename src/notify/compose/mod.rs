@@ -1,7 +1,7 @@
 //! The words of the notifications: the agency's e-mail about a lead (a subject to triage by, every field in a plain
 //! text and an HTML part, the consent evidence, where the lead came from, the command to move it along), the
-//! visitor's short confirmation, the test e-mail, and the webhook's JSON. Whatever the visitor typed goes into the
-//! HTML escaped and into headers only through lettre's encoding.
+//! visitor's short confirmation, the test e-mail, and the webhook's JSON; the owner's report in [`report`].
+//! Whatever the visitor typed goes into the HTML escaped and into headers only through lettre's encoding.
 
 use lettre::Message;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::leads::escape_html;
 
+pub mod report;
 mod rows;
 use super::Kind;
 use crate::leads::store::{Lead, Source};
@@ -96,7 +97,8 @@ pub fn subject(lead: &Lead) -> String {
 /// The subject of the agency's e-mail about `kind` of news of the lead.
 pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
     match kind {
-        Kind::Lead => subject(lead),
+        // A report is about no lead and has its own subject (report.rs); it never comes here.
+        Kind::Lead | Kind::Report => subject(lead),
         // `Quote details: Maria Lopez, Lopez Hauling`: the quote it completes is found by the name and company.
         Kind::Details => {
             let mut parts = vec![one_line(&lead.name)];

@@ -378,16 +378,19 @@ impl Lane {
 
 /// One line in the log for an attempt that did not go through (and, at info level, one that did).
 fn log(due: &Due, update: &Update) {
-    let (lead, channel, id) = (due.lead.id, due.channel.as_str(), due.id);
+    let about = due
+        .lead()
+        .map_or("report".into(), |lead| format!("lead {}", lead.id));
+    let (channel, id) = (due.channel.as_str(), due.id);
     match update {
-        Update::Sent => rocket::info!("lead {lead}: {channel} delivery {id} sent"),
+        Update::Sent => rocket::info!("{about}: {channel} delivery {id} sent"),
         Update::RetryAt(at, reason) => rocket::warn!(
-            "lead {lead}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
+            "{about}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
             due.attempts + 1,
             (at - outbox::now_ms()) as f64 / 1000.0
         ),
         Update::Failed(reason) => rocket::error!(
-            "lead {lead}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
+            "{about}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
         ),
     }
 }

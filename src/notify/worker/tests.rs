@@ -11,7 +11,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         kind: super::super::Kind::Lead,
         attempts,
         queued_ms,
-        lead: Lead::default(),
+        about: super::super::outbox::About::Lead(Lead::default()),
     }
 }
 

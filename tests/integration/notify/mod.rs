@@ -10,11 +10,14 @@
 //!   everything.
 //! - Spam, invalid and rate-limited submissions notify no one; one confirmation per visitor address per 24 h.
 //! - STARTTLS with a private CA (`smtp_ca_file`) and AUTH; `truckins notify test` names what failed.
+//! - The owner's report: `truckins report --email` queues it while the server runs, the server sends it to every
+//!   `notify_to` (`report.rs`); without e-mail settings it fails and queues nothing.
 //!
 //! Retries are made fast (`notify_retry_base` 0.2 s, `notify_timeout` 1 s) and every wait is for an event.
 //! `sending.rs` has what is sent and to whom (content, headers, signatures, TLS, `notify test`); `retries.rs` what
 //! happens when it cannot be sent (down, refused, hanging, restarts) and what is never sent (spam, limits).
 
+mod report;
 mod retries;
 mod sending;
 pub mod support;

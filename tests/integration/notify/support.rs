@@ -363,14 +363,17 @@ pub struct Delivery {
     pub last_error: Option<String>,
 }
 
-/// Every delivery in the file, by id.
+/// Every lead's delivery in the file, by id (the owner's report, about no lead, is read in `report.rs`).
 pub fn deliveries(database: &Path) -> Vec<Delivery> {
     let connection =
         rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .expect("the leads file opens");
     connection.busy_timeout(Duration::from_secs(5)).unwrap();
     let mut statement = connection
-        .prepare("SELECT id, key, lead_id, channel, state, attempts, last_error FROM deliveries ORDER BY id")
+        .prepare(
+            "SELECT id, key, lead_id, channel, state, attempts, last_error FROM deliveries \
+             WHERE lead_id IS NOT NULL ORDER BY id",
+        )
         .unwrap();
     statement
         .query_map([], |row| {

@@ -1,5 +1,6 @@
-//! The `deliveries` table (migrations 0003, 0007): rows written with a lead, the ones due for an attempt, each attempt's
-//! outcome, and what the CLI and `/healthz` show of them. Plain SQL on any connection to the leads file.
+//! The `deliveries` table (migrations 0003, 0007, 0008): rows written with a lead or for the owner's report, the ones
+//! due for an attempt, each attempt's outcome, and what the CLI and `/healthz` show of them. Plain SQL on any
+//! connection to the leads file.
 
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -81,7 +82,32 @@ pub fn enqueue_details(
     Ok(())
 }
 
-/// A delivery due for an attempt, with its lead.
+/// Queues the owner's report (kind `report`, no lead) for the e-mail channel, due now, with its rendered message
+/// (`payload`, JSON: see `compose::report`); returns the delivery's id. Whichever process runs the e-mail lane (the
+/// server, now or at its next start) sends it.
+pub fn enqueue_report(connection: &Connection, payload: &str) -> rusqlite::Result<i64> {
+    let _writer = store::writer();
+    let now = now_ms();
+    connection.execute(
+        "INSERT INTO deliveries (key, kind, channel, payload, created_at, created_ms, queued_ms, next_attempt_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+        params![new_key(), Kind::Report.as_str(), Channel::Email.as_str(), payload, store::now(), now],
+    )?;
+    Ok(connection.last_insert_rowid())
+}
+
+/// What a due delivery carries.
+#[derive(Debug, Clone)]
+// Nearly every delivery is a lead's: boxing it would cost each an allocation to save bytes on the weekly report.
+#[expect(clippy::large_enum_variant)]
+pub enum About {
+    /// A lead's news (kinds `lead` and `details`): the lead as it is now.
+    Lead(Lead),
+    /// The owner's report: its message as queued (JSON, read by `compose::report`).
+    Report(String),
+}
+
+/// A delivery due for an attempt, with what it carries.
 #[derive(Debug, Clone)]
 pub struct Due {
     pub id: i64,
@@ -90,8 +116,22 @@ pub struct Due {
     pub kind: Kind,
     pub attempts: u32,
     pub queued_ms: i64,
-    pub lead: Lead,
+    pub about: About,
 }
+
+impl Due {
+    /// The lead it is about; `None` for the report.
+    pub fn lead(&self) -> Option<&Lead> {
+        match &self.about {
+            About::Lead(lead) => Some(lead),
+            About::Report(_) => None,
+        }
+    }
+}
+
+/// The kinds a channel's lane sends: the report goes by e-mail only (also held by the table's CHECK), so the webhook
+/// and the visitor's confirmation never pick one up. `?1` is the channel.
+const SENT_KINDS: &str = "(kind IN ('lead', 'details') OR (kind = 'report' AND ?1 = 'email'))";
 
 /// Up to `limit` pending deliveries of `channel` due by `now`, oldest due first.
 pub fn due(
@@ -100,49 +140,60 @@ pub fn due(
     now: i64,
     limit: u32,
 ) -> rusqlite::Result<Vec<Due>> {
-    let mut statement = connection.prepare_cached(
-        "SELECT id, key, lead_id, attempts, queued_ms, kind FROM deliveries \
-         WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 AND kind IN ('lead', 'details') \
-         ORDER BY next_attempt_ms, id LIMIT ?3",
-    )?;
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT id, key, lead_id, attempts, queued_ms, kind, payload FROM deliveries \
+         WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 AND {SENT_KINDS} \
+         ORDER BY next_attempt_ms, id LIMIT ?3"
+    ))?;
     let rows = statement
         .query_map(params![channel.as_str(), now, limit], |row| {
             Ok((
                 row.get::<_, i64>(0)?,
                 row.get::<_, String>(1)?,
-                row.get::<_, i64>(2)?,
+                row.get::<_, Option<i64>>(2)?,
                 row.get::<_, u32>(3)?,
                 row.get::<_, i64>(4)?,
                 row.get::<_, String>(5)?,
+                row.get::<_, Option<String>>(6)?,
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut due = Vec::with_capacity(rows.len());
-    for (id, key, lead_id, attempts, queued_ms, kind) in rows {
+    for (id, key, lead_id, attempts, queued_ms, kind, payload) in rows {
         let Some(kind) = Kind::parse(&kind) else {
             continue;
         };
-        // The lead is there: deliveries go with it (ON DELETE CASCADE).
-        if let Some(lead) = store::get(connection, lead_id)? {
-            due.push(Due {
-                id,
-                key,
-                channel,
-                kind,
-                attempts,
-                queued_ms,
-                lead,
-            });
-        }
+        let about = match (kind, lead_id, payload) {
+            // The table's CHECK gives every report its payload.
+            (Kind::Report, _, Some(payload)) => About::Report(payload),
+            // The lead is there: deliveries go with it (ON DELETE CASCADE).
+            (Kind::Lead | Kind::Details, Some(lead_id), _) => {
+                match store::get(connection, lead_id)? {
+                    Some(lead) => About::Lead(lead),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        due.push(Due {
+            id,
+            key,
+            channel,
+            kind,
+            attempts,
+            queued_ms,
+            about,
+        });
     }
     Ok(due)
 }
 
-/// When the next pending delivery of `channel` is due, if any is pending (of the kinds this version sends).
+/// When the next pending delivery of `channel` is due, if any is pending (of the kinds its lane sends).
 pub fn next_due(connection: &Connection, channel: Channel) -> rusqlite::Result<Option<i64>> {
     connection.query_row(
-        "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1 \
-         AND kind IN ('lead', 'details')",
+        &format!(
+            "SELECT MIN(next_attempt_ms) FROM deliveries WHERE state = 'pending' AND channel = ?1 AND {SENT_KINDS}"
+        ),
         [channel.as_str()],
         |row| row.get(0),
     )
@@ -195,7 +246,7 @@ fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result
 #[derive(Debug, Clone)]
 pub struct Listed {
     pub id: i64,
-    /// None for a delivery about no lead (kind `report`, reserved).
+    /// None for a delivery about no lead (kind `report`).
     pub lead_id: Option<i64>,
     pub kind: String,
     pub channel: String,
@@ -342,3 +393,6 @@ pub fn summaries(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests;
