@@ -183,13 +183,27 @@ impl Counter {
             }
         }
         // Under load most views repeat one noted a moment before (the same visitor, page and way in, byte for
-        // byte): each distinct record is classified and hashed once per batch.
+        // byte): each distinct record is classified and hashed once per batch. A run of equal records (a thread's
+        // buffer under one client's load) is told by comparing bytes with the previous one, and only each run
+        // is hashed.
         let mut views: HashMap<&[u8], (Record<'_>, u64)> = HashMap::new();
+        let mut run: Option<(Record<'_>, u64)> = None;
         let mut rest = &batch[..];
         while let Some(record) = next_record(&mut rest) {
-            if record.kind == Kind::View {
-                views.entry(record.raw).or_insert((record, 0)).1 += 1;
+            if record.kind != Kind::View {
+                continue;
             }
+            match &mut run {
+                Some((last, times)) if last.raw == record.raw => *times += 1,
+                _ => {
+                    if let Some((last, times)) = run.replace((record, 1)) {
+                        views.entry(last.raw).or_insert((last, 0)).1 += times;
+                    }
+                }
+            }
+        }
+        if let Some((last, times)) = run {
+            views.entry(last.raw).or_insert((last, 0)).1 += times;
         }
         for (record, times) in views.into_values() {
             self.count(&record, times);
