@@ -1,0 +1,62 @@
+//! The effective configuration as the server prints it at start: one `key = value` per line, no secrets.
+
+use std::net::IpAddr;
+
+use rocket::figment::Figment;
+
+use super::Settings;
+
+/// The effective configuration, one `key = value` per line, for the start-up log; `built_base_url` is the public
+/// address the site was built with, shown when `base_url` is unset.
+pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) -> String {
+    let rocket: rocket::Config = rocket::Config::from(figment);
+    let base_url = settings
+        .base_url
+        .clone()
+        .unwrap_or_else(|| format!("{built_base_url} (built in)"));
+    let proxies = settings
+        .trusted_proxies
+        .iter()
+        .map(IpAddr::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut lines = vec![
+        format!("address = {}", rocket.address),
+        format!("port = {}", rocket.port),
+        format!("database = {}", settings.database.display()),
+        format!(
+            "carriers_database = {}",
+            settings.carriers_database().display()
+        ),
+        format!("base_url = {base_url}"),
+        format!("trusted_proxies = [{proxies}]"),
+        format!("ip_limit = {} per 10 minutes", settings.ip_limit),
+        format!(
+            "carrier_lookup_limit = {} per 10 minutes",
+            settings.carrier_lookup_limit
+        ),
+        format!("pool_size = {}", settings.pool_size),
+        format!("log_format = {:?}", settings.log_format).to_lowercase(),
+        format!("hsts = {}", settings.hsts),
+        format!("request_head_timeout = {} s", settings.request_head_timeout),
+        match rocket.keep_alive {
+            0 => "keep_alive = off".to_string(),
+            seconds => format!("keep_alive = {seconds} s"),
+        },
+        format!("max_connections = {}", settings.max_connections),
+        format!("workers = {}", rocket.workers),
+        format!("shutdown grace = {} s", rocket.shutdown.grace),
+        format!(
+            "analytics = {}",
+            if settings.analytics { "on" } else { "off" }
+        ),
+    ];
+    lines.extend(crate::notify::describe(settings));
+    if let Some(file) = &settings.test_clock {
+        lines.push(format!(
+            "test_clock = {} (TESTS ONLY: the time is read from this file)",
+            file.display()
+        ));
+    }
+    lines.join("\n")
+}
