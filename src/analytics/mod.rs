@@ -14,6 +14,7 @@
 //!
 //! What is counted and kept is stated for visitors in `content/pages/privacy.md`; a change here changes it there.
 
+mod caps;
 pub mod classify;
 pub mod collector;
 mod counter;

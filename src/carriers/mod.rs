@@ -8,6 +8,7 @@
 //! columns the API shows are ever stored: the census's phone, fax, e-mail and street are never read into memory
 //! beyond the CSV parser's buffer, so they cannot leak through an answer, a lead or a backup.
 
+mod capped;
 mod columns;
 pub mod import;
 pub mod lookup;
