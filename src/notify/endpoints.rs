@@ -3,6 +3,28 @@
 //! the URL, which may hold a password, and the description never shows the password or a hook's path.
 
 use std::net::IpAddr;
+use std::path::Path;
+
+use rustls::pki_types::CertificateDer;
+
+/// The certificate authorities of a PEM file named by `setting` (`smtp_ca_file`, `webhook_ca_file`), trusted
+/// besides the public ones: read and checked, at least one.
+pub fn ca_file(setting: &str, path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    use rustls::pki_types::pem::PemObject;
+    let unreadable =
+        |e: &dyn std::fmt::Display| format!("`{setting}` {} cannot be read: {e}", path.display());
+    let certificates = CertificateDer::pem_file_iter(path)
+        .map_err(|e| unreadable(&e))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| unreadable(&e))?;
+    if certificates.is_empty() {
+        return Err(format!(
+            "`{setting}` {} holds no PEM certificate",
+            path.display()
+        ));
+    }
+    Ok(certificates)
+}
 
 /// How the connection to the relay is protected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

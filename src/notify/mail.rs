@@ -3,7 +3,6 @@
 //! sorted into sent, try again (4xx, no connection, timeout, TLS) or failed for good (5xx); and the step-by-step
 //! check behind `truckins notify test`. The owner's report goes the same way as the agency's e-mail about a lead.
 
-use std::path::Path;
 use std::time::Duration;
 
 use lettre::address::Envelope;
@@ -16,24 +15,11 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Channel;
 use super::compose;
-use super::endpoints::{Relay, Security};
+use super::endpoints::{Relay, Security, ca_file};
 use super::outbox::{About, Due};
 use super::settings::mailbox;
 use super::worker::Outcome;
 use crate::config::Settings;
-
-/// The certificates of `smtp_ca_file`, read and checked.
-pub fn read_ca_file(path: &Path) -> Result<Certificate, String> {
-    let pem = std::fs::read(path)
-        .map_err(|e| format!("`smtp_ca_file` {} cannot be read: {e}", path.display()))?;
-    if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
-        return Err(format!(
-            "`smtp_ca_file` {} holds no PEM certificate",
-            path.display()
-        ));
-    }
-    Certificate::from_pem(&pem).map_err(|e| format!("`smtp_ca_file` {}: {e}", path.display()))
-}
 
 /// The agency's mail: the relay, the sender and the recipients, from checked settings.
 pub struct Mailer {
@@ -61,7 +47,11 @@ impl Mailer {
             security => {
                 let mut parameters = TlsParameters::builder(relay.host.clone());
                 if let Some(file) = &settings.smtp_ca_file {
-                    parameters = parameters.add_root_certificate(read_ca_file(file)?);
+                    for der in ca_file("smtp_ca_file", file)? {
+                        let certificate = Certificate::from_der(der.to_vec())
+                            .map_err(|e| format!("`smtp_ca_file` {}: {e}", file.display()))?;
+                        parameters = parameters.add_root_certificate(certificate);
+                    }
                 }
                 let parameters = parameters
                     .build_rustls()

@@ -61,7 +61,7 @@ pub fn check(settings: &Settings) -> Result<(), String> {
                 mailbox("notify_to", to)?;
             }
             if let Some(file) = &settings.smtp_ca_file {
-                super::mail::read_ca_file(file).map_err(invalid)?;
+                super::endpoints::ca_file("smtp_ca_file", file).map_err(invalid)?;
             }
         }
         None => {
@@ -100,7 +100,7 @@ pub fn check(settings: &Settings) -> Result<(), String> {
         if settings.webhook_url.is_none() {
             return Err("invalid setting: `webhook_ca_file` needs `webhook_url`".into());
         }
-        super::webhook::read_ca_file(file).map_err(invalid)?;
+        super::endpoints::ca_file("webhook_ca_file", file).map_err(invalid)?;
     }
     if settings.notify_timeout == 0 || settings.notify_timeout > 600 {
         return Err("invalid setting: `notify_timeout` must be 1 to 600 seconds".into());

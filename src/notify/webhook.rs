@@ -19,7 +19,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{self, pki_types::ServerName};
 
 use super::compose;
-use super::endpoints::Target;
+use super::endpoints::{Target, ca_file};
 use super::outbox::Due;
 use super::worker::Outcome;
 use crate::config::Settings;
@@ -34,27 +34,6 @@ pub fn signature(secret: &[u8], timestamp: u64, body: &[u8]) -> String {
     let digest = mac.finalize().into_bytes();
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256={hex}")
-}
-
-/// The certificates of `webhook_ca_file`, read and checked (at least one).
-pub fn read_ca_file(
-    path: &std::path::Path,
-) -> Result<Vec<rustls::pki_types::CertificateDer<'static>>, String> {
-    use rustls::pki_types::pem::PemObject;
-    let unreadable = |e: &dyn std::fmt::Display| {
-        format!("`webhook_ca_file` {} cannot be read: {e}", path.display())
-    };
-    let certificates = rustls::pki_types::CertificateDer::pem_file_iter(path)
-        .map_err(|e| unreadable(&e))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| unreadable(&e))?;
-    if certificates.is_empty() {
-        return Err(format!(
-            "`webhook_ca_file` {} holds no PEM certificate",
-            path.display()
-        ));
-    }
-    Ok(certificates)
 }
 
 /// The webhook of the settings.
@@ -81,7 +60,7 @@ impl Webhook {
                 roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
             };
             if let Some(file) = &settings.webhook_ca_file {
-                for certificate in read_ca_file(file)? {
+                for certificate in ca_file("webhook_ca_file", file)? {
                     roots
                         .add(certificate)
                         .map_err(|e| format!("`webhook_ca_file` {}: {e}", file.display()))?;

@@ -184,76 +184,14 @@ fn starttls_with_a_private_ca_and_authentication_and_notify_test_names_what_fail
     );
 }
 
-/// `webhook_tls_server.py` (an https receiver, Python's http.server behind ssl) on `port`; killed when dropped.
-struct HttpsReceiver {
-    child: std::process::Child,
-    out: std::path::PathBuf,
-}
-
-impl HttpsReceiver {
-    fn start(
-        port: u16,
-        cert: &std::path::Path,
-        key: &std::path::Path,
-        out: std::path::PathBuf,
-    ) -> Self {
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/integration/notify/webhook_tls_server.py"
-        );
-        let child = std::process::Command::new("python3")
-            .arg(script)
-            .args(["--port", &port.to_string()])
-            .arg("--cert")
-            .arg(cert)
-            .arg("--key")
-            .arg(key)
-            .arg("--out")
-            .arg(&out)
-            .spawn()
-            .expect("python3 runs");
-        support::wait_until("the https receiver to listen", || {
-            std::net::TcpStream::connect(("127.0.0.1", port)).ok()
-        });
-        HttpsReceiver { child, out }
-    }
-
-    /// The requests received so far, as the receiver wrote them.
-    fn received(&self) -> Vec<support::Received> {
-        let text = std::fs::read_to_string(&self.out).unwrap_or_default();
-        text.lines()
-            .map(|line| {
-                let record: serde_json::Value = serde_json::from_str(line).unwrap();
-                support::Received {
-                    head: format!("POST {}", record["path"].as_str().unwrap()),
-                    headers: record["headers"]
-                        .as_object()
-                        .unwrap()
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
-                        .collect(),
-                    body: record["body"].as_str().unwrap().as_bytes().to_vec(),
-                    answer: Answer::Status(200),
-                }
-            })
-            .collect()
-    }
-}
-
-impl Drop for HttpsReceiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn an_https_webhook_is_delivered_over_tls_and_an_untrusted_certificate_is_retried_as_a_tls_failure()
 {
     let dir = TempDir::new("notify-https");
     let (ca, cert, key) = certificates(dir.path());
     let port = free_port();
-    let receiver = HttpsReceiver::start(port, &cert, &key, dir.path().join("received.jsonl"));
+    let receiver =
+        support::HttpsReceiver::start(port, &cert, &key, dir.path().join("received.jsonl"));
     let url = format!("https://127.0.0.1:{port}/hooks/crm");
 
     // The receiver's certificate comes from a CA the server does not know: not sent, retried, the reason is TLS.

@@ -1,6 +1,6 @@
 //! What the notification tests run against, all on 127.0.0.1: a real SMTP server (Python's aiosmtpd, through
 //! `smtp_server.py` beside this file), a webhook receiver written here on `std::net` that answers from a script
-//! (a status, or no answer at all), the leads file read as the CLI would, and [`wait_until`]: every test waits for
+//! (a status, or no answer at all), an https receiver (`webhook_tls_server.py`), the leads file read as the CLI would, and [`wait_until`]: every test waits for
 //! an event with a generous deadline, never for a fixed time.
 
 use std::collections::VecDeque;
@@ -408,4 +408,66 @@ pub fn wait_for_delivery(
                 .find(|d| d.lead_id == lead && d.channel == channel && done(d))
         },
     )
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The https webhook receiver
+// ---------------------------------------------------------------------------------------------------------------
+
+/// `webhook_tls_server.py` (an https receiver, Python's http.server behind ssl) on `port`; killed when dropped.
+pub struct HttpsReceiver {
+    child: Child,
+    out: PathBuf,
+}
+
+impl HttpsReceiver {
+    pub fn start(port: u16, cert: &Path, key: &Path, out: PathBuf) -> Self {
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/integration/notify/webhook_tls_server.py"
+        );
+        let child = Command::new("python3")
+            .arg(script)
+            .args(["--port", &port.to_string()])
+            .arg("--cert")
+            .arg(cert)
+            .arg("--key")
+            .arg(key)
+            .arg("--out")
+            .arg(&out)
+            .spawn()
+            .expect("python3 runs");
+        wait_until("the https receiver to listen", || {
+            std::net::TcpStream::connect(("127.0.0.1", port)).ok()
+        });
+        HttpsReceiver { child, out }
+    }
+
+    /// The requests received so far, as the receiver wrote them.
+    pub fn received(&self) -> Vec<Received> {
+        let text = std::fs::read_to_string(&self.out).unwrap_or_default();
+        text.lines()
+            .map(|line| {
+                let record: serde_json::Value = serde_json::from_str(line).unwrap();
+                Received {
+                    head: format!("POST {}", record["path"].as_str().unwrap()),
+                    headers: record["headers"]
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                        .collect(),
+                    body: record["body"].as_str().unwrap().as_bytes().to_vec(),
+                    answer: Answer::Status(200),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Drop for HttpsReceiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
