@@ -5,6 +5,7 @@
 //!   endpoint each posts to, the thank-you page a browser without JavaScript lands on, the page the server fills in
 //!   when something needs correcting, and the markers in that page.
 //! - [`routes`]: the addresses of the site's own pages and the files of the error pages.
+//! - [`locale`]: the site's languages, the Spanish pages' addresses and the Spanish of the forms' texts.
 //!
 //! Data flow: the server uses these constants directly (validation, no-JS answers, error pages); `build.rs` calls
 //! [`typescript`] and writes the result to `web/.generated/contract.ts`, which the web app imports as `@contract`
@@ -12,7 +13,9 @@
 //! here, and both sides follow on the next build.
 
 pub mod forms;
+pub mod locale;
 pub mod routes;
+mod spanish;
 mod typescript;
 
 pub use typescript::typescript;
