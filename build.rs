@@ -74,12 +74,21 @@ fn main() {
     write_file(&content_json, json.as_bytes());
     // The Vite dev server (README: front-end edit loop) reads the same document from a fixed, git-ignored place.
     write_file(&root.join("web/.generated/content.json"), json.as_bytes());
+    // TEMPORARY until the Spanish content loader lands: the Spanish build reads the English document.
+    let content_es_json = out_dir.join("content.es.json");
+    write_file(&content_es_json, json.as_bytes());
+    write_file(&root.join("web/.generated/content.es.json"), json.as_bytes());
     // The rules and addresses the server and the web app share (crates/contract), as the TypeScript module the web
     // app imports as `@contract`. It depends on nothing but the contract's source, so debug and release builds
     // write the same bytes to the one place the type checker and Vite both read.
     write_file(
         &root.join("web/.generated/contract.ts"),
         contract::typescript().as_bytes(),
+    );
+    // The Spanish pages' module (`@contract` of the Spanish build): their addresses below /es and the forms' Spanish.
+    write_file(
+        &root.join("web/.generated/contract.es.ts"),
+        contract::typescript_for(contract::locale::Locale::Es).as_bytes(),
     );
     // The content document's types, from the Rust model that writes it (crates/content), for web/src/content.ts.
     write_file(
@@ -95,6 +104,7 @@ fn main() {
             .arg("scripts/build.mjs")
             .current_dir(&web)
             .env("TRUCKINS_BUILD_CONTENT", &content_json)
+            .env("TRUCKINS_BUILD_CONTENT_ES", &content_es_json)
             .env("TRUCKINS_BUILD_WORK_DIR", out_dir.join("web-build"))
             .env("TRUCKINS_BUILD_SITE_DIR", &site_dir)
             // The CSP hash of the stylesheet every page inlines; src/security.rs includes it.

@@ -7,11 +7,23 @@ import { defineConfig } from 'vite';
 import { devPages } from './scripts/dev-pages.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const contentJson = process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/content.json');
+
+// The language being built (scripts/build.mjs builds each in turn): its content, its contract module, its words.
+const spanish = process.env.TRUCKINS_LOCALE === 'es';
+const contentJson = spanish
+  ? (process.env.TRUCKINS_BUILD_CONTENT_ES ?? here('./.generated/content.es.json'))
+  : (process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/content.json'));
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), devPages()],
-  resolve: { alias: { '@content': contentJson, '@contract': here('./.generated/contract.ts'), '@content-types': here('./.generated/content-types.ts') } },
+  resolve: {
+    alias: {
+      '@content': contentJson,
+      '@contract': here(spanish ? './.generated/contract.es.ts' : './.generated/contract.ts'),
+      '@content-types': here('./.generated/content-types.ts'),
+      '@i18n': here(spanish ? './src/i18n/es' : './src/i18n/en'),
+    },
+  },
   build: {
     // Every asset is a file of its own: `data:` URLs would need a looser Content-Security-Policy.
     assetsInlineLimit: 0,

@@ -1,6 +1,7 @@
 // Builds the site that the binary embeds (called by build.rs; environment below):
 //   type-check -> Vite client bundle -> Vite server bundle -> prerender every route to HTML -> brotli + gzip.
 // TRUCKINS_BUILD_CONTENT   the content document written by build.rs
+// TRUCKINS_BUILD_CONTENT_ES  its Spanish (content/es/), for the pages below /es
 // TRUCKINS_BUILD_WORK_DIR  scratch space for the two bundles
 // TRUCKINS_BUILD_SITE_DIR  the finished site (emptied first)
 // TRUCKINS_BUILD_STYLE_HASH_FILE  where the CSP source of the inlined stylesheet goes ('sha256-...'), for the server
@@ -34,44 +35,75 @@ try {
 }
 step('type-checked');
 
-// 2. The browser bundle: the client entry, its islands and the stylesheet.
-const quiet = { logLevel: 'warn', configFile: join(webDir, 'vite.config.ts'), root: webDir };
-await build({ ...quiet, build: { outDir: clientDir, emptyOutDir: true } });
-step('client bundle built');
-
-// 3. The server bundle that renders pages; it emits the images that pages reference.
-await build({
-  ...quiet,
-  // One self-contained file: it runs from $OUT_DIR, where web/node_modules cannot be resolved.
-  ssr: { noExternal: true },
-  build: {
-    outDir: serverDir,
-    emptyOutDir: true,
-    ssr: join(webDir, 'src/prerender.tsx'),
-    ssrEmitAssets: true,
-    manifest: false,
-    rolldownOptions: { input: join(webDir, 'src/prerender.tsx') },
-  },
-});
-step('server bundle built');
-
-// 4. Prerender.
+// 2-4. Each language in turn (the Spanish pages below /es): vite.config.ts reads TRUCKINS_LOCALE for that build's
+// content, contract module and words. Both builds' assets go into one assets/ folder: their names carry a hash of
+// their bytes, so a chunk the two share (React) is one file, and the Spanish islands are files of their own.
+const locales = [
+  { code: 'en', content: process.env.TRUCKINS_BUILD_CONTENT },
+  { code: 'es', content: process.env.TRUCKINS_BUILD_CONTENT_ES },
+];
 rmSync(siteDir, { recursive: true, force: true });
 mkdirSync(siteDir, { recursive: true });
-cpSync(join(clientDir, 'assets'), join(siteDir, 'assets'), { recursive: true });
-if (existsSync(join(serverDir, 'assets'))) {
-  cpSync(join(serverDir, 'assets'), join(siteDir, 'assets'), { recursive: true });
+const files = {};
+let inlineStyle;
+for (const locale of locales) {
+  process.env.TRUCKINS_LOCALE = locale.code;
+  if (locale.code === 'es') process.env.TRUCKINS_BUILD_CONTENT_ES = locale.content ?? join(webDir, '.generated/content.es.json');
+  const rendered = await buildLocale(locale.code);
+  // Every page inlines the same stylesheet, whose hash the server's CSP allows: both languages must agree on it.
+  if (inlineStyle !== undefined && rendered.inlineStyle !== inlineStyle) {
+    throw new Error(`the ${locale.code} build's stylesheet differs from the English one; the CSP allows one`);
+  }
+  inlineStyle = rendered.inlineStyle;
+  for (const [path, body] of Object.entries(rendered.files)) {
+    if (files[path] !== undefined) throw new Error(`two languages write ${path}`);
+    files[path] = body;
+  }
 }
-const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8'));
-const { renderSite, inlineStyle } = await import(pathToFileURL(join(serverDir, 'prerender.js')).href);
-let files;
-try {
-  files = await renderSite(manifest);
-} catch (error) {
-  // Content that does not fit (a title too long for a search result, ...) is reported as a list, not a stack.
-  console.error(`\n[web] ${error instanceof Error ? error.message : error}\n`);
-  process.exit(1);
+
+async function buildLocale(code) {
+  const clientOut = join(clientDir, code);
+  const serverOut = join(serverDir, code);
+  // 2. The browser bundle: the client entry, its islands and the stylesheet.
+  const quiet = { logLevel: 'warn', configFile: join(webDir, 'vite.config.ts'), root: webDir };
+  await build({ ...quiet, build: { outDir: clientOut, emptyOutDir: true } });
+  step(`${code}: client bundle built`);
+
+  // 3. The server bundle that renders pages; it emits the images that pages reference.
+  await build({
+    ...quiet,
+    // One self-contained file: it runs from $OUT_DIR, where web/node_modules cannot be resolved.
+    ssr: { noExternal: true },
+    build: {
+      outDir: serverOut,
+      emptyOutDir: true,
+      ssr: join(webDir, 'src/prerender.tsx'),
+      ssrEmitAssets: true,
+      manifest: false,
+      rolldownOptions: { input: join(webDir, 'src/prerender.tsx') },
+    },
+  });
+  step(`${code}: server bundle built`);
+
+  // 4. Prerender.
+  cpSync(join(clientOut, 'assets'), join(siteDir, 'assets'), { recursive: true });
+  if (existsSync(join(serverOut, 'assets'))) {
+    cpSync(join(serverOut, 'assets'), join(siteDir, 'assets'), { recursive: true });
+  }
+  const manifest = JSON.parse(readFileSync(join(clientOut, '.vite/manifest.json'), 'utf8'));
+  const { renderSite, inlineStyle } = await import(pathToFileURL(join(serverOut, 'prerender.js')).href);
+  try {
+    const files = await renderSite(manifest);
+    step(`${code}: prerendered ${Object.keys(files).length} files`);
+    return { files, inlineStyle };
+  } catch (error) {
+    // Content that does not fit (a title too long for a search result, a text without its translation, ...) is
+    // reported as a list, not a stack.
+    console.error(`\n[web] ${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  }
 }
+
 // Every page inlines the stylesheet; the Content-Security-Policy allows exactly that text by its hash rather than
 // allowing inline styles at all. A page that inlined anything else would be unstyled, so the build stops first.
 const styleHash = `sha256-${createHash('sha256').update(inlineStyle, 'utf8').digest('base64')}`;
@@ -85,7 +117,7 @@ for (const [path, body] of Object.entries(files)) {
 }
 mkdirSync(dirname(styleHashFile), { recursive: true });
 writeFileSync(styleHashFile, styleHash);
-step(`prerendered ${Object.keys(files).length} files, stylesheet inlined (${(inlineStyle.length / 1024).toFixed(1)} kB, ${styleHash})`);
+step(`wrote ${Object.keys(files).length} files, stylesheet inlined (${(inlineStyle.length / 1024).toFixed(1)} kB, ${styleHash})`);
 
 // 5. Precompress every text file; the server picks the variant the browser accepts.
 const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/;

@@ -1,6 +1,8 @@
 // The site's content as build.rs hands it over (content/ read, checked, Markdown rendered), with the derived
 // facts that pages share. Server-side only: islands get what they need through props, never this module.
 import raw from '@content';
+import { formatClock } from '@i18n/locale';
+import { t } from '@i18n/pages';
 // The document's types are generated from the Rust model that writes it (crates/content/src/model.rs).
 import type { Content, Document, Site } from '@content-types';
 export type { Content, Document, Faq, Post, Product, Site, TitledText } from '@content-types';
@@ -26,25 +28,11 @@ export function document(slug: string): Document {
   return found;
 }
 
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December'];
-
-/** "2026-03-14" as "March 14, 2026" (no Intl: the same text on every machine that builds). */
-export function formatDate(iso: string): string {
-  const [year, month, day] = iso.split('-').map(Number);
-  return `${months[(month ?? 1) - 1]} ${day}, ${year}`;
-}
-
-/** "08:00" as "8:00 AM". */
-export function formatClock(time: string): string {
-  const [h = 0, m = 0] = time.split(':').map(Number);
-  const suffix = h < 12 ? 'AM' : 'PM';
-  const hour = h % 12 === 0 ? 12 : h % 12;
-  return `${hour}:${String(m).padStart(2, '0')} ${suffix}`;
-}
+// Dates and clock times in the build's language (web/src/i18n/<language>/locale.ts).
+export { formatClock, formatDate } from '@i18n/locale';
 
 export function hoursText(entry: Site['hours'][number]): string {
-  return entry.opens && entry.closes ? `${formatClock(entry.opens)} - ${formatClock(entry.closes)}` : 'Closed';
+  return entry.opens && entry.closes ? `${formatClock(entry.opens)} - ${formatClock(entry.closes)}` : t('Closed');
 }
 
 /** Paragraphs of a plain-text field, split on blank lines. */

@@ -1,4 +1,6 @@
 // Structured data (schema.org JSON-LD) built from the content: one phone, one set of hours, everywhere.
+import { locale } from '@i18n/locale';
+import { t } from '@i18n/pages';
 import { site, type Post } from './content';
 import { pages } from './links';
 import { imageUrl } from './ui/Image';
@@ -45,10 +47,11 @@ export function blogPosting(post: Post, path: string): JsonLd {
     '@type': 'BlogPosting',
     headline: post.title,
     description: post.excerpt,
-    articleSection: post.category,
+    articleSection: t(post.category),
+    inLanguage: locale.htmlLang,
     datePublished: post.date,
     dateModified: post.date,
-    author: { '@type': 'Person', name: post.author, jobTitle: 'Insurance Specialist' },
+    author: { '@type': 'Person', name: post.author, jobTitle: t('Insurance Specialist') },
     publisher: { '@id': `${site.base_url}/#agency`, '@type': 'InsuranceAgency', name: site.brand },
     image: absoluteUrl(imageUrl(post.image)),
     mainEntityOfPage: absoluteUrl(path),
@@ -75,7 +78,7 @@ export function insuranceService(product: { title: string; description: string; 
     '@context': 'https://schema.org',
     '@type': 'Service',
     name: product.title,
-    serviceType: `${product.menu_label} insurance`,
+    serviceType: t('{product} insurance', { product: product.menu_label }),
     description: product.description,
     url: absoluteUrl(path),
     areaServed,
@@ -85,7 +88,7 @@ export function insuranceService(product: { title: string; description: string; 
       url: absoluteUrl(pages.quote.href),
       priceCurrency: 'USD',
       price: '0',
-      description: 'Free, no-obligation quote',
+      description: t('Free, no-obligation quote'),
       priceValidUntil: site.offer_valid_until,
       validThrough: site.offer_valid_until,
       availability: 'https://schema.org/InStock',
@@ -97,6 +100,7 @@ export function faqPage(items: { question: string; answer: string }[]): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
+    inLanguage: locale.htmlLang,
     mainEntity: items.map((item) => ({
       '@type': 'Question',
       name: item.question,

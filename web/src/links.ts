@@ -3,6 +3,7 @@
 // menus, the footer's columns. Products come from the content, so a product added there joins the menus and the
 // sitemap without an edit here. Server-side only (it reads content.ts); islands get addresses through props.
 import { coiForm, contactForm, quoteForm, routes } from '@contract';
+import { t } from '@i18n/pages';
 import { coverages, menuCoverages, site, vehicles, type Post, type Product } from './content';
 
 /** The addresses the server knows too (crates/contract). */
@@ -15,19 +16,19 @@ export interface Link {
 
 /** The site's own pages; the label is how a list of links (footer, sitemap, 404 page) names the page. */
 export const pages = {
-  home: { href: paths.home, label: 'Home' },
-  quote: { href: paths.quote, label: 'Get a Quote' },
-  products: { href: paths.products, label: 'Insurance Products' },
-  coverageTypes: { href: paths.coverageTypes, label: 'Coverage Types' },
-  about: { href: paths.about, label: 'About Us' },
-  contact: { href: paths.contact, label: 'Contact Us' },
-  faq: { href: paths.faq, label: 'FAQ' },
-  blog: { href: paths.blog, label: 'Blog' },
-  partners: { href: paths.partners, label: 'Partners' },
-  privacy: { href: paths.privacy, label: 'Privacy Policy' },
-  terms: { href: paths.terms, label: 'Terms of Use' },
-  sitemap: { href: paths.sitemap, label: 'Sitemap' },
-  certificateRequest: { href: paths.certificateRequest, label: 'Certificate Request' },
+  home: { href: paths.home, label: t('Home') },
+  quote: { href: paths.quote, label: t('Get a Quote') },
+  products: { href: paths.products, label: t('Insurance Products') },
+  coverageTypes: { href: paths.coverageTypes, label: t('Coverage Types') },
+  about: { href: paths.about, label: t('About Us') },
+  contact: { href: paths.contact, label: t('Contact Us') },
+  faq: { href: paths.faq, label: t('FAQ') },
+  blog: { href: paths.blog, label: t('Blog') },
+  partners: { href: paths.partners, label: t('Partners') },
+  privacy: { href: paths.privacy, label: t('Privacy Policy') },
+  terms: { href: paths.terms, label: t('Terms of Use') },
+  sitemap: { href: paths.sitemap, label: t('Sitemap') },
+  certificateRequest: { href: paths.certificateRequest, label: t('Certificate Request') },
 } as const satisfies Record<string, Link>;
 
 /** Where a form posted without JavaScript lands once stored (the server's 303 goes there). */
@@ -37,7 +38,7 @@ export const thankYouPaths = {
   coi: coiForm.thankYou,
 } as const;
 
-export const productHref = (p: Pick<Product, 'slug'>) => `/products/${p.slug}`;
+export const productHref = (p: Pick<Product, 'slug'>) => `${paths.products}/${p.slug}`;
 export const postHref = (p: Pick<Post, 'slug'>) => `${pages.blog.href}/${p.slug}`;
 /** A phone link, from the number in E.164 form. */
 export const tel = (e164: string) => `tel:${e164}`;
@@ -51,17 +52,17 @@ const menuLink = (p: Product): Link => ({ href: productHref(p), label: p.menu_la
 export const header: { vehicles: Link[]; coverages: Link[]; links: Link[]; clients: Link[]; quote: Link } = {
   vehicles: vehicles.map(menuLink),
   coverages: menuCoverages.map(menuLink),
-  links: [{ ...pages.about, label: 'About' }, pages.blog, { ...pages.contact, label: 'Contact' }],
+  links: [{ ...pages.about, label: t('About') }, pages.blog, { ...pages.contact, label: t('Contact') }],
   clients: [pages.certificateRequest],
-  quote: { ...pages.quote, label: 'Get Quote' },
+  quote: { ...pages.quote, label: t('Get Quote') },
 };
 
 /** The footer's link columns: the three leading products of each kind, the company pages, the next steps. */
 export const footerColumns: { title: string; links: Link[] }[] = [
   {
-    title: 'Insurance',
+    title: t('Insurance'),
     links: [...vehicles.slice(0, 3), ...coverages.slice(0, 3)].map((p) => ({ href: productHref(p), label: p.title })),
   },
-  { title: 'Company', links: [pages.home, pages.about, pages.partners, pages.blog, pages.faq] },
-  { title: 'Get Started', links: [pages.quote, pages.contact, pages.certificateRequest, pages.privacy, pages.terms, pages.sitemap] },
+  { title: t('Company'), links: [pages.home, pages.about, pages.partners, pages.blog, pages.faq] },
+  { title: t('Get Started'), links: [pages.quote, pages.contact, pages.certificateRequest, pages.privacy, pages.terms, pages.sitemap] },
 ];

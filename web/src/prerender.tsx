@@ -7,9 +7,13 @@ import favicon from '../../content/images/favicon.svg?raw';
 // The whole stylesheet as text (Tailwind-compiled and minified by Vite), inlined into every page's <head>: the first
 // paint then needs the HTML alone, no second request. The browser bundle has no CSS at all.
 import stylesheet from './styles.css?inline';
+import { locale, otherLocale } from '@i18n/locale';
+import { missingTexts as missingIslandTexts } from '@i18n/islands';
+import { missingTexts as missingPageTexts } from '@i18n/pages';
 import { site } from './content';
+import { englishPath, pathIn } from './i18n/paths';
 import { absoluteUrl } from './jsonld';
-import { SEARCH_INDEX_PATH, searchIndex } from './pages/BlogList';
+import { searchIndex, searchIndexPath } from './pages/BlogList';
 import { errorRoutes, headProblems, routes, type Head, type Route } from './routes';
 import { IslandCollector } from './ui/Island';
 import type { IslandName } from './islands/registry';
@@ -79,6 +83,16 @@ async function renderBody(route: Route): Promise<string> {
   return (await renderOnce(route, true)).body;
 }
 
+/** The page in both languages, itself included, and the English one for any other language (`x-default`). */
+function alternates(path: string): { hreflang: string; href: string }[] {
+  const english = englishPath(path);
+  return [
+    { hreflang: 'en', href: absoluteUrl(pathIn('en', english)) },
+    { hreflang: 'es', href: absoluteUrl(pathIn('es', english)) },
+    { hreflang: 'x-default', href: absoluteUrl(pathIn('en', english)) },
+  ];
+}
+
 function headHtml(head: Head, assets: Assets): string {
   const canonical = absoluteUrl(head.path);
   const lines = [
@@ -87,7 +101,10 @@ function headHtml(head: Head, assets: Assets): string {
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     head.noindex ? '<meta name="robots" content="noindex">' : `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    ...(head.noindex ? [] : alternates(head.path).map((a) => `<link rel="alternate" hreflang="${a.hreflang}" href="${escapeHtml(a.href)}">`)),
     `<meta property="og:type" content="${head.type ?? 'website'}">`,
+    `<meta property="og:locale" content="${locale.ogLocale}">`,
+    `<meta property="og:locale:alternate" content="${otherLocale.ogLocale}">`,
     `<meta property="og:site_name" content="${escapeHtml(site.brand)}">`,
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
@@ -105,17 +122,22 @@ function headHtml(head: Head, assets: Assets): string {
 
 export async function renderRoute(route: Route, assets: Assets): Promise<string> {
   const body = await renderBody(route);
-  return `<!doctype html>\n<html lang="en">\n<head>\n${headHtml(route.head, assets)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="${locale.htmlLang}">\n<head>\n${headHtml(route.head, assets)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
 }
 
+/** Every page in both languages (the Spanish build checks that each English page has its Spanish), each with its
+ * alternates, as search engines read a site's languages from a sitemap. */
 function sitemapXml(list: Route[]): string {
   const urls = list
     .filter((r) => r.sitemap)
-    .map((r) => {
+    .flatMap((r) => {
       const lastmod = r.sitemap?.lastmod ? `<lastmod>${r.sitemap.lastmod}</lastmod>` : '';
-      return `  <url><loc>${escapeHtml(absoluteUrl(r.path))}</loc>${lastmod}</url>`;
+      const links = alternates(r.path)
+        .map((a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${escapeHtml(a.href)}"/>`)
+        .join('');
+      return (['en', 'es'] as const).map((code) => `  <url><loc>${escapeHtml(absoluteUrl(pathIn(code, englishPath(r.path))))}</loc>${lastmod}${links}</url>`);
     });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 /** Every file of the site that is not a Vite asset: HTML pages, error pages, sitemap, robots.txt, favicon. */
@@ -131,16 +153,23 @@ export async function renderSite(manifest: Record<string, ManifestChunk>): Promi
     if (files[route.file]) throw new Error(`Two routes write ${route.file}`);
     files[route.file] = await renderRoute(route, assets);
   }
-  files['sitemap.xml'] = sitemapXml(list);
-  files['robots.txt'] = `User-agent: *\nAllow: /\n\nSitemap: ${site.base_url}/sitemap.xml\n`;
-  files[SEARCH_INDEX_PATH.slice(1)] = searchIndex();
-  files['favicon.svg'] = favicon;
+  const untranslated = [...missingPageTexts(), ...missingIslandTexts()];
+  if (untranslated.length > 0) {
+    throw new Error(`${untranslated.length} text(s) have no translation into ${locale.name}; add each to its file:\n  - ${untranslated.join('\n  - ')}`);
+  }
+  files[searchIndexPath().slice(1)] = searchIndex();
+  // The files of the whole site, in the default language's build.
+  if (locale.code === 'en') {
+    files['sitemap.xml'] = sitemapXml(list);
+    files['robots.txt'] = `User-agent: *\nAllow: /\n\nSitemap: ${site.base_url}/sitemap.xml\n`;
+    files['favicon.svg'] = favicon;
+  }
   return files;
 }
 
 /** For the dev server: the page at `path` with its status, rendered now. */
 export async function renderPath(path: string, assets: Assets): Promise<{ status: number; html: string } | { text: string; type: string }> {
-  if (path === SEARCH_INDEX_PATH) return { text: searchIndex(), type: 'application/json' };
+  if (path === searchIndexPath()) return { text: searchIndex(), type: 'application/json' };
   if (path === '/favicon.svg') return { text: favicon, type: 'image/svg+xml' };
   const route = routes().find((r) => r.path === path);
   if (route) return { status: 200, html: await renderRoute(route, assets) };

@@ -1,8 +1,11 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
 import { coiForm, contactForm, detailsForm, quoteForm, routes as addresses } from '@contract';
+import { locale } from '@i18n/locale';
+import { t } from '@i18n/pages';
 import type { ReactElement } from 'react';
 import { content, document, page as pageCopy, site } from './content';
+import { englishPath } from './i18n/paths';
 import { blogPosting, breadcrumbs, faqPage, insuranceAgency, insuranceService, type JsonLd } from './jsonld';
 import { pages, postHref, productHref, thankYouPaths, type Link } from './links';
 import { About } from './pages/About';
@@ -43,8 +46,16 @@ export interface HeadSource {
 }
 
 /** The fields of a content file, or this file for the few titles written here. */
-const fields = (file: string, title = 'title', description = 'description'): HeadSource => ({ file, title, description });
-const THIS_FILE = fields('web/src/routes.tsx', 'page title', 'page description');
+const fields = (file: string, title = 'title', description = 'description'): HeadSource => ({
+  file: locale.code === 'es' ? file.replace(/^content\//, 'content/es/') : file,
+  title,
+  description,
+});
+const THIS_FILE: HeadSource = {
+  file: locale.code === 'es' ? 'web/src/i18n/es/pages.ts' : 'web/src/routes.tsx',
+  title: 'page title',
+  description: 'page description',
+};
 
 export interface Route {
   path: string;
@@ -75,44 +86,44 @@ function copyPage(link: Link, name: string, render: () => ReactElement, group: s
 
 export function routes(): Route[] {
   const list: Route[] = [
-    page(pages.home, content.home.title, content.home.description, fields('content/home.toml'), () => <Home />, 'Main pages', { jsonLd: [insuranceAgency()] }),
-    copyPage(pages.quote, 'get-quote', () => <GetQuote />, 'Main pages'),
-    copyPage(pages.products, 'products', () => <ProductsOverview />, 'Main pages'),
-    copyPage(pages.coverageTypes, 'coverage-types', () => <CoverageTypes />, 'Main pages', [
+    page(pages.home, content.home.title, content.home.description, fields('content/home.toml'), () => <Home />, t('Main pages'), { jsonLd: [insuranceAgency()] }),
+    copyPage(pages.quote, 'get-quote', () => <GetQuote />, t('Main pages')),
+    copyPage(pages.products, 'products', () => <ProductsOverview />, t('Main pages')),
+    copyPage(pages.coverageTypes, 'coverage-types', () => <CoverageTypes />, t('Main pages'), [
       faqPage((content.pages['coverage-types']?.faq as { question: string; answer: string }[] | undefined) ?? []),
     ]),
-    copyPage(pages.about, 'about', () => <About />, 'Company'),
-    copyPage(pages.contact, 'contact', () => <Contact />, 'Company', [insuranceAgency()]),
-    copyPage(pages.certificateRequest, 'certificate-request', () => <CertificateRequest />, 'Company'),
-    page(pages.faq, 'Frequently Asked Questions', `Answers to common questions about trucking insurance, filings, quotes and claims from ${site.brand}.`, THIS_FILE, () => <FaqPage />, 'Company', {
+    copyPage(pages.about, 'about', () => <About />, t('Company')),
+    copyPage(pages.contact, 'contact', () => <Contact />, t('Company'), [insuranceAgency()]),
+    copyPage(pages.certificateRequest, 'certificate-request', () => <CertificateRequest />, t('Company')),
+    page(pages.faq, t('Frequently Asked Questions'), t('Answers to common questions about trucking insurance, filings, quotes and claims from {brand}.', { brand: site.brand }), THIS_FILE, () => <FaqPage />, t('Company'), {
       jsonLd: [faqPage(content.faq), crumbs(pages.faq)],
     }),
   ];
   for (const { href } of [pages.partners, pages.privacy, pages.terms]) {
-    const slug = href.slice(1);
+    const slug = englishPath(href).slice(1);
     const doc = document(slug);
     const link = { href, label: doc.title };
-    list.push(page(link, doc.title, doc.description, fields(`content/pages/${slug}.md`), () => <DocumentPage slug={slug} />, 'Company', { jsonLd: [crumbs(link)] }));
+    list.push(page(link, doc.title, doc.description, fields(`content/pages/${slug}.md`), () => <DocumentPage slug={slug} />, t('Company'), { jsonLd: [crumbs(link)] }));
   }
   for (const product of content.products) {
     const link = { href: productHref(product), label: product.title };
-    const group = product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type';
+    const group = product.kind === 'vehicle' ? t('Insurance by vehicle type') : t('Insurance by coverage type');
     list.push(
       page(link, product.title, product.description, fields(`content/products/${product.slug}.toml`), () => <ProductPage product={product} />, group, {
         jsonLd: [
           insuranceService(product, link.href),
-          crumbs({ ...pages.products, label: 'Products' }, link),
+          crumbs({ ...pages.products, label: t('Products') }, link),
           ...(product.faqs.length > 0 ? [faqPage(product.faqs)] : []),
         ],
       }),
     );
   }
   const blog = content.pages.blog!;
-  list.push(page(pages.blog, blog.title, blog.description, fields('content/pages/blog.toml'), () => <BlogList />, 'Blog articles', { jsonLd: [crumbs(pages.blog)] }));
+  list.push(page(pages.blog, blog.title, blog.description, fields('content/pages/blog.toml'), () => <BlogList />, t('Blog articles'), { jsonLd: [crumbs(pages.blog)] }));
   for (const post of content.posts) {
     const link = { href: postHref(post), label: post.title };
     const source = fields(`content/blog/${post.slug}.md`, post.seo_title ? 'seo_title' : 'title', post.description ? 'description' : 'excerpt');
-    const route = page(link, post.seo_title ?? post.title, post.description ?? post.excerpt, source, () => <BlogPost post={post} />, 'Blog articles', {
+    const route = page(link, post.seo_title ?? post.title, post.description ?? post.excerpt, source, () => <BlogPost post={post} />, t('Blog articles'), {
       type: 'article',
       jsonLd: [blogPosting(post, link.href), crumbs(pages.blog, link)],
     });
@@ -120,7 +131,7 @@ export function routes(): Route[] {
     list.push(route);
   }
   // The human-readable sitemap lists every page above, itself included, grouped as in sitemap.xml.
-  const sitemapRoute = page(pages.sitemap, 'Sitemap', `Every page of the ${site.brand} website: insurance by vehicle and coverage type, company pages and blog articles.`, THIS_FILE, () => <SitemapPage groups={groups} />, 'Company');
+  const sitemapRoute = page(pages.sitemap, t('Sitemap'), t('Every page of the {brand} website: insurance by vehicle and coverage type, company pages and blog articles.', { brand: site.brand }), THIS_FILE, () => <SitemapPage groups={groups} />, t('Company'));
   list.push(sitemapRoute);
   const groups = sitemapGroups(list);
   return list;
@@ -151,23 +162,23 @@ export function errorRoutes(): Route[] {
     head: { title: titled(title), description: site.description, source: { file: 'content/site.toml', title: 'brand (with the title in web/src/routes.tsx)', description: 'description' }, path: '/', noindex: true },
     render,
   });
-  const thanks = (path: string, title: string, text: string): Route => ({
-    ...error(`${path.slice(1)}/index.html`, title, () => <ThankYou title={title} text={text} />),
-    path,
-  });
+  const thanks = (path: string, englishTitle: string, englishText: string): Route => {
+    const [title, text] = [t(englishTitle), t(englishText)];
+    return { ...error(`${path.slice(1)}/index.html`, title, () => <ThankYou title={title} text={text} />), path };
+  };
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
     thanks(thankYouPaths.coi, 'Certificate request received!', 'We will e-mail the certificate, usually the same business day. If a load is waiting on it, call us too.'),
-    error(quoteForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="quote" />),
-    error(contactForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="contact" />),
-    error(coiForm.correctionPage, 'Please Check Your Details', () => <FormCorrection form="coi" />),
-    error(detailsForm.correctionPage, 'Quote request submitted!', () => <QuoteDetailsOffer />),
+    error(quoteForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="quote" />),
+    error(contactForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="contact" />),
+    error(coiForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="coi" />),
+    error(detailsForm.correctionPage, t('Quote request submitted!'), () => <QuoteDetailsOffer />),
     thanks(detailsForm.thankYou, 'Details received!', 'Thank you: your specialist has what the underwriters ask for, and will call you soon.'),
-    error(errorPages.notFound, 'Page Not Found', () => <NotFound />),
-    error(errorPages.blogPostNotFound, 'Blog Post Not Found', () => <BlogPostNotFound />),
-    error(errorPages.badRequest, 'Bad Request', () => <ErrorPage status={400} />),
-    error(errorPages.serverError, 'Something Went Wrong', () => <ErrorPage status={500} />),
+    error(errorPages.notFound, t('Page Not Found'), () => <NotFound />),
+    error(errorPages.blogPostNotFound, t('Blog Post Not Found'), () => <BlogPostNotFound />),
+    error(errorPages.badRequest, t('Bad Request'), () => <ErrorPage status={400} />),
+    error(errorPages.serverError, t('Something Went Wrong'), () => <ErrorPage status={500} />),
   ];
 }
 

@@ -18,4 +18,4 @@ pub mod routes;
 mod spanish;
 mod typescript;
 
-pub use typescript::typescript;
+pub use typescript::{typescript, typescript_for};

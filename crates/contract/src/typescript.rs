@@ -5,23 +5,31 @@
 use serde_json::{Map, Value, json};
 
 use crate::forms::{self, Field, Form, markers};
+use crate::locale::{self, Locale};
 use crate::routes::{self, error_pages};
 
-/// The module's source text; `build.rs` writes it to `web/.generated/contract.ts`. Each part is an export of its
-/// own, so that the bundler ships an island only the parts it uses (the quote form's island never carries the
-/// contact form's rules or the error pages' names).
+/// The English module's source text; `build.rs` writes it to `web/.generated/contract.ts`.
 pub fn typescript() -> String {
+    typescript_for(Locale::En)
+}
+
+/// The module for the pages of `locale`: the same rules, with that language's addresses, files and texts.
+/// `build.rs` writes the Spanish one to `web/.generated/contract.es.ts`, which the Spanish build imports as
+/// `@contract`. Each part is an export of its own, so that the bundler ships an island only the parts it uses (the
+/// quote form's island never carries the contact form's rules or the error pages' names).
+pub fn typescript_for(locale: Locale) -> String {
     let pages: Map<String, Value> = routes::PAGES
         .iter()
-        .map(|(name, path)| (name.to_string(), json!(path)))
+        .map(|(name, path)| (name.to_string(), json!(locale.page(path))))
         .collect();
+    let file = |name: &str| json!(locale.file(name));
     let routes = json!({
         "pages": pages,
         "errorPages": {
-            "notFound": error_pages::NOT_FOUND,
-            "blogPostNotFound": error_pages::BLOG_POST_NOT_FOUND,
-            "badRequest": error_pages::BAD_REQUEST,
-            "serverError": error_pages::SERVER_ERROR,
+            "notFound": file(error_pages::NOT_FOUND),
+            "blogPostNotFound": file(error_pages::BLOG_POST_NOT_FOUND),
+            "badRequest": file(error_pages::BAD_REQUEST),
+            "serverError": file(error_pages::SERVER_ERROR),
         },
     });
     let markers = json!({
@@ -37,13 +45,17 @@ pub fn typescript() -> String {
         let text = serde_json::to_string_pretty(value).expect("the contract is plain JSON");
         module.push_str(&format!("\nexport const {name} = {text} as const;\n"));
     };
+    export(
+        "locale",
+        &json!({ "code": locale.code(), "field": locale::FIELD }),
+    );
     for form in forms::FORMS {
-        export(&format!("{}Form", form.id), &form_json(form));
+        export(&format!("{}Form", form.id), &form_json(form, locale));
     }
-    export("detailsForm", &form_json(&forms::DETAILS));
-    let choices = |list: &[(&str, &str)]| -> Value {
+    export("detailsForm", &form_json(&forms::DETAILS, locale));
+    let choices = |list: &[(&str, &'static str)]| -> Value {
         list.iter()
-            .map(|(value, label)| json!({ "value": value, "label": label }))
+            .map(|(value, label)| json!({ "value": value, "label": locale.text(label) }))
             .collect()
     };
     export(
@@ -73,7 +85,7 @@ pub fn typescript() -> String {
     module
 }
 
-fn form_json(form: &Form) -> Value {
+fn form_json(form: &Form, locale: Locale) -> Value {
     let fields: Map<String, Value> = form
         .fields
         .iter()
@@ -81,11 +93,11 @@ fn form_json(form: &Form) -> Value {
         .collect();
     json!({
         "endpoint": form.endpoint,
-        "thankYou": form.thank_you,
-        "correctionPage": form.correction_page,
+        "thankYou": locale.page(form.thank_you),
+        "correctionPage": locale.file(form.correction_page),
         "correctionIdPrefix": form.correction_id_prefix,
-        "rateLimitMessage": form.rate_limit_message,
-        "failureMessage": form.failure_message,
+        "rateLimitMessage": locale.text(form.rate_limit_message),
+        "failureMessage": locale.text(form.failure_message),
         "fields": fields,
     })
 }
@@ -135,5 +147,21 @@ mod tests {
         }
         // An optional rule is absent, not null: TypeScript then refuses code that reads it.
         assert!(!module.contains("null"));
+    }
+
+    #[test]
+    fn the_spanish_module_has_the_spanish_addresses_and_files() {
+        let module = typescript_for(Locale::Es);
+        for needle in [
+            "\"code\": \"es\"",
+            "\"endpoint\": \"/api/leads/quote\"",
+            "\"thankYou\": \"/es/contact/thank-you\"",
+            "\"correctionPage\": \"es/_forms/quote.html\"",
+            "\"home\": \"/es\"",
+            "\"quote\": \"/es/get-quote\"",
+            "\"notFound\": \"es/_errors/404.html\"",
+        ] {
+            assert!(module.contains(needle), "missing {needle}");
+        }
     }
 }

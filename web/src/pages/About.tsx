@@ -1,4 +1,5 @@
 // /about: the agency's mission, its values and why truckers choose it.
+import { t } from '@i18n/pages';
 import { page, paragraphs, site, type TitledText } from '../content';
 import { pages } from '../links';
 import { ButtonLink } from '../ui/Button';
@@ -12,7 +13,7 @@ export function About() {
   const copy = page<{ intro: string; mission: { heading: string; body: string }; values: TitledText[]; reasons: TitledText[] }>('about');
   return (
     <>
-      <PageHero kicker={`Serving truckers since ${site.founded}`} title={copy.title.split('|')[0]?.trim() ?? 'About Us'} intro={copy.intro} />
+      <PageHero kicker={t('Serving truckers since {year}', { year: site.founded })} title={copy.title.split('|')[0]?.trim() ?? t('About Us')} intro={copy.intro} />
       <Section labelledBy="mission-heading">
         <div className="mx-auto max-w-3xl">
           <h2 id="mission-heading" className="text-3xl font-bold">
@@ -26,7 +27,7 @@ export function About() {
         </div>
       </Section>
       <Section tone="mist" labelledBy="values-heading">
-        <SectionHeading id="values-heading" title="Our Core Values" />
+        <SectionHeading id="values-heading" title={t('Our Core Values')} />
         <div className="grid gap-6 md:grid-cols-3">
           {copy.values.map((value, i) => (
             <Card key={value.title} variant="raised" padding="lg">
@@ -38,14 +39,14 @@ export function About() {
         </div>
       </Section>
       <Section labelledBy="reasons-heading">
-        <SectionHeading id="reasons-heading" title={`Why Choose ${site.brand}`} />
+        <SectionHeading id="reasons-heading" title={t('Why Choose {brand}', { brand: site.brand })} />
         <FeatureCards items={copy.reasons} icons={['layers', 'zap', 'headset', 'file']} />
         <div className="mt-10 flex flex-wrap justify-center gap-4">
           <ButtonLink href={pages.quote.href} size="lg">
-            Get a Free Quote
+            {t('Get a Free Quote')}
           </ButtonLink>
           <ButtonLink href={pages.contact.href} size="lg" variant="outline">
-            Contact Us
+            {t('Contact Us')}
           </ButtonLink>
         </div>
       </Section>

@@ -1,11 +1,14 @@
 // /blog: hero, then the BlogExplorer island (search, category filter, featured post, grid, empty state).
+import { t } from '@i18n/pages';
 import { content, page } from '../content';
+import { pages } from '../links';
 import BlogExplorer from '../islands/BlogExplorer';
 import { Island } from '../ui/Island';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { postCard } from './postCards';
 
-export const SEARCH_INDEX_PATH = '/blog/search.json';
+/** Where the search index of this language's posts is served: below its blog page. */
+export const searchIndexPath = () => `${pages.blog.href}/search.json`;
 
 export function BlogList() {
   const copy = page<{ heading: string; intro: string }>('blog');
@@ -23,9 +26,13 @@ export function BlogList() {
       <Island
         name="BlogExplorer"
         component={BlogExplorer}
-        props={{ posts: content.posts.map(postCard), categories: content.categories, searchIndexUrl: SEARCH_INDEX_PATH }}
+        props={{ posts: content.posts.map(postCard), categories: content.categories.map((category) => t(category)), searchIndexUrl: searchIndexPath() }}
       />
-      <CtaBanner variant="secondary" title="Questions About Your Coverage?" text="A trucking insurance specialist can review your operation and compare quotes from several carriers." />
+      <CtaBanner
+        variant="secondary"
+        title={t('Questions About Your Coverage?')}
+        text={t('A trucking insurance specialist can review your operation and compare quotes from several carriers.')}
+      />
     </>
   );
 }

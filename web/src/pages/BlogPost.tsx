@@ -1,4 +1,5 @@
 // /blog/<slug>: back link, title and meta, hero image, excerpt, body, author box, related posts, call to action.
+import { t } from '@i18n/pages';
 import { content, formatDate, type Post } from '../content';
 import { pages } from '../links';
 import { Icon } from '../ui/Icon';
@@ -12,7 +13,7 @@ import { postCard } from './postCards';
 export function nextReading(post: Post): { heading: string; posts: Post[] } {
   const others = content.posts.filter((p) => p.slug !== post.slug);
   const related = others.filter((p) => p.category === post.category).slice(0, 2);
-  return related.length > 0 ? { heading: 'Related Articles', posts: related } : { heading: 'More from the Blog', posts: others.slice(0, 2) };
+  return related.length > 0 ? { heading: t('Related Articles'), posts: related } : { heading: t('More from the Blog'), posts: others.slice(0, 2) };
 }
 
 export function BlogPost({ post }: { post: Post }) {
@@ -23,10 +24,10 @@ export function BlogPost({ post }: { post: Post }) {
         <header className="bg-mist pb-10 pt-10 md:pt-14">
           <div className="container-site max-w-3xl">
             <a href={pages.blog.href} className="inline-flex items-center gap-2 font-semibold text-steel hover:text-navy">
-              <Icon name="arrowLeft" className="size-4" /> Back to all articles
+              <Icon name="arrowLeft" className="size-4" />{' '}{t('Back to all articles')}
             </a>
             <p className="mt-6">
-              <span className="rounded-full bg-sky px-3 py-1 text-sm font-semibold text-navy">{post.category}</span>
+              <span className="rounded-full bg-sky px-3 py-1 text-sm font-semibold text-navy">{t(post.category)}</span>
             </p>
             <h1 id="post-title" className="mt-4 text-3xl font-extrabold tracking-tight text-balance md:text-5xl">
               {post.title}
@@ -40,7 +41,7 @@ export function BlogPost({ post }: { post: Post }) {
                 <time dateTime={post.date}>{formatDate(post.date)}</time>
               </span>
               <span className="flex items-center gap-1.5">
-                <Icon name="clock" className="size-4" /> {post.reading_minutes} min read
+                <Icon name="clock" className="size-4" /> {post.reading_minutes}{' '}{t('min read')}
               </span>
             </p>
           </div>
@@ -51,7 +52,7 @@ export function BlogPost({ post }: { post: Post }) {
           </div>
           <p className="mt-10 text-xl leading-relaxed text-ink">{post.excerpt}</p>
           <div className="prose mt-8" dangerouslySetInnerHTML={{ __html: post.html }} />
-          <aside aria-label="About the author" className="mt-14 flex items-center gap-5 rounded-2xl border border-slate-200 bg-mist p-6">
+          <aside aria-label={t('About the author')} className="mt-14 flex items-center gap-5 rounded-2xl border border-slate-200 bg-mist p-6">
             <span className="flex size-14 shrink-0 items-center justify-center rounded-full bg-navy text-xl font-bold text-white" aria-hidden="true">
               {post.author
                 .split(' ')
@@ -60,7 +61,7 @@ export function BlogPost({ post }: { post: Post }) {
             </span>
             <div>
               <p className="font-bold text-ink">{post.author}</p>
-              <p className="text-muted">Insurance Specialist</p>
+              <p className="text-muted">{t('Insurance Specialist')}</p>
             </div>
           </aside>
         </div>

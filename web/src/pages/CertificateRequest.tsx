@@ -1,5 +1,6 @@
 // /certificate-request: what a certificate of insurance is, what the agency needs to issue one, the turnaround,
 // and the request form island for existing clients.
+import { t } from '@i18n/pages';
 import { page, paragraphs, site, type TitledText } from '../content';
 import CoiForm from '../islands/CoiForm';
 import { telHref } from '../links';
@@ -14,7 +15,7 @@ export function CertificateRequest() {
   const copy = page<{ heading: string; intro: string; turnaround: string; explainer: { heading: string; body: string }; needs: TitledText[] }>('certificate-request');
   return (
     <>
-      <PageHero kicker="Existing clients" title={copy.heading} intro={copy.intro} />
+      <PageHero kicker={t('Existing clients')} title={copy.heading} intro={copy.intro} />
       <Section labelledBy="coi-explainer-heading">
         <div className="mx-auto max-w-3xl">
           <h2 id="coi-explainer-heading" className="text-3xl font-bold">
@@ -34,7 +35,7 @@ export function CertificateRequest() {
         </div>
       </Section>
       <Section tone="mist" labelledBy="coi-needs-heading">
-        <SectionHeading id="coi-needs-heading" title="What We Need From You" />
+        <SectionHeading id="coi-needs-heading" title={t('What We Need From You')} />
         <div className="grid gap-6 md:grid-cols-2">
           {copy.needs.map((need) => (
             <Card key={need.title}>

@@ -1,5 +1,6 @@
 // /contact: the ways to reach the agency (e-mail, phone with the claims line, business hours, address) and the
 // contact form island.
+import { t } from '@i18n/pages';
 import type { ReactNode } from 'react';
 import { hoursText, page, site } from '../content';
 import ContactForm from '../islands/ContactForm';
@@ -34,21 +35,21 @@ export function Contact() {
   const copy = page<{ heading: string; intro: string }>('contact');
   return (
     <>
-      <PageHero kicker="Contact" title={copy.heading} intro={copy.intro} />
+      <PageHero kicker={t('Contact')} title={copy.heading} intro={copy.intro} />
       <Section labelledBy="contact-ways-heading">
         <h2 id="contact-ways-heading" className="sr-only">
-          Ways to reach us
+          {t('Ways to reach us')}
         </h2>
         <div className="grid gap-6 md:grid-cols-3">
-          <Way icon="mail" title="Email Us" href={mailHref} link={site.email}>
-            <p className="mt-2 text-muted">We reply within 24 hours.</p>
+          <Way icon="mail" title={t('Email Us')} href={mailHref} link={site.email}>
+            <p className="mt-2 text-muted">{t('We reply within 24 hours.')}</p>
           </Way>
-          <Way icon="phone" title="Call Us" href={telHref} link={site.phone}>
+          <Way icon="phone" title={t('Call Us')} href={telHref} link={site.phone}>
             {/* The hours beside this card are when this number answers; claims after hours go elsewhere. */}
             <p className="mt-2 text-muted">
               {site.claims ? (
                 <>
-                  Claims, around the clock: {site.claims.name},{' '}
+                  {t('Claims, around the clock:')}{' '}{site.claims.name},{' '}
                   <a href={tel(site.claims.phone_e164)} className={linkClass}>
                     {site.claims.phone}
                   </a>
@@ -58,7 +59,7 @@ export function Contact() {
               )}
             </p>
           </Way>
-          <Way icon="clock" title="Business Hours">
+          <Way icon="clock" title={t('Business Hours')}>
             <dl className="mt-2 space-y-1">
               {site.hours.map((h) => (
                 <div key={h.label} className="flex justify-between gap-4">
@@ -72,11 +73,11 @@ export function Contact() {
         <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
           <Icon name="file" className="mt-0.5 size-6 shrink-0 text-steel" />
           <span>
-            Already a client and need a certificate of insurance for a broker or shipper?{' '}
+            {t('Already a client and need a certificate of insurance for a broker or shipper?')}{' '}
             <a href={pages.certificateRequest.href} className={linkClass}>
-              Request a certificate
+              {t('Request a certificate')}
             </a>
-            : most go out the same business day.
+            {t(': most go out the same business day.')}
           </span>
         </p>
         <div className="mt-6 flex items-start gap-3 rounded-2xl bg-mist p-6">

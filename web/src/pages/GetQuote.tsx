@@ -1,4 +1,5 @@
 // /get-quote: the quote form in the hero, why our quotes, and what to have ready for an underwriter.
+import { t } from '@i18n/pages';
 import { page, type TitledText } from '../content';
 import { Card } from '../ui/Card';
 import { Icon, type IconName } from '../ui/Icon';
@@ -29,16 +30,16 @@ export function GetQuote() {
   const copy = page<{ heading: string; subtext: string; why: TitledText[]; checklist: { business: string[]; vehicles: string[] }; note: string }>('get-quote');
   return (
     <>
-      <PageHero kicker="Free quote" title={copy.heading} intro={copy.subtext} aside={<QuoteFormIsland idPrefix="page-quote" />} />
+      <PageHero kicker={t('Free quote')} title={copy.heading} intro={copy.subtext} aside={<QuoteFormIsland idPrefix="page-quote" />} />
       <Section labelledBy="why-quotes-heading">
-        <SectionHeading id="why-quotes-heading" title="Why Choose Our Insurance Quotes" />
+        <SectionHeading id="why-quotes-heading" title={t('Why Choose Our Insurance Quotes')} />
         <FeatureCards items={copy.why} icons={['layers', 'zap', 'award', 'shieldCheck']} />
       </Section>
       <Section tone="mist" labelledBy="checklist-heading">
-        <SectionHeading id="checklist-heading" title="Information to Have Ready" intro="The more we know, the more accurate your quote. Here is what underwriters ask for." />
+        <SectionHeading id="checklist-heading" title={t('Information to Have Ready')} intro={t('The more we know, the more accurate your quote. Here is what underwriters ask for.')} />
         <div className="grid gap-6 md:grid-cols-2">
-          <Checklist title="Business Information" items={copy.checklist.business} icon="file" />
-          <Checklist title="Vehicle and Driver Information" items={copy.checklist.vehicles} icon="truck" />
+          <Checklist title={t('Business Information')} items={copy.checklist.business} icon="file" />
+          <Checklist title={t('Vehicle and Driver Information')} items={copy.checklist.vehicles} icon="truck" />
         </div>
         <p className="mx-auto mt-8 flex max-w-3xl gap-3 rounded-2xl border-l-4 border-amber bg-white p-6 text-muted">
           <Icon name="info" className="size-6 shrink-0 text-navy" />

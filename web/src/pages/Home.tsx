@@ -1,4 +1,5 @@
 // Home: hero with the road canvas, why truckers choose us, products, testimonials, latest posts, FAQ, call to action.
+import { t } from '@i18n/pages';
 import { content, coverages, site, vehicles } from '../content';
 import RoadCanvas from '../islands/RoadCanvas';
 import { pages, telHref } from '../links';
@@ -16,10 +17,10 @@ import { Testimonials } from '../widgets/Testimonials';
 import { postCard } from './postCards';
 
 const heroBadges: { label: string; icon: IconName }[] = [
-  { label: 'Specialized Coverage', icon: 'shieldCheck' },
-  { label: 'Competitive Rates', icon: 'dollar' },
+  { label: t('Specialized Coverage'), icon: 'shieldCheck' },
+  { label: t('Competitive Rates'), icon: 'dollar' },
   // The spec's '24/7 Support' only with the line that answers around the clock (content/site.toml `[claims]`).
-  { label: site.claims ? `24/7 Claims ${site.claims.phone}` : 'Claims Help', icon: 'headset' },
+  { label: site.claims ? t('24/7 Claims {phone}', { phone: site.claims.phone }) : t('Claims Help'), icon: 'headset' },
 ];
 const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];
 
@@ -32,17 +33,17 @@ export function Home() {
         <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/90 via-ink/60 to-ink/10" aria-hidden="true" />
         <div className="container-site grid items-center gap-12 py-16 md:py-24 lg:grid-cols-[1.15fr_1fr]">
           <div>
-            <p className="kicker !text-amber">Commercial truck insurance since {site.founded}</p>
+            <p className="kicker !text-amber">{t('Commercial truck insurance since')}{' '}{site.founded}</p>
             <h1 id="hero-heading" className="mt-3 text-4xl font-extrabold tracking-tight text-balance md:text-5xl lg:text-6xl">
               {hero.headline}
             </h1>
             <p className="mt-6 max-w-xl text-lg text-slate-200 md:text-xl">{hero.subtext}</p>
             <div className="mt-8 flex flex-wrap gap-4">
               <ButtonLink href={pages.quote.href} size="lg">
-                Get Free Quote <Icon name="arrowRight" />
+                {t('Get Free Quote')}{' '}<Icon name="arrowRight" />
               </ButtonLink>
               <ButtonLink href={pages.products.href} size="lg" variant="ghostLight">
-                Explore Coverage Options
+                {t('Explore Coverage Options')}
               </ButtonLink>
             </div>
             <ul className="mt-10 flex flex-wrap gap-3">
@@ -61,9 +62,9 @@ export function Home() {
       <Section labelledBy="why-heading">
         <SectionHeading
           id="why-heading"
-          kicker={`Why ${site.brand}`}
-          title="Why Truckers Choose Us"
-          intro={`We have insured owner-operators and fleets since ${site.founded}, and trucking is all we do.`}
+          kicker={t('Why {brand}', { brand: site.brand })}
+          title={t('Why Truckers Choose Us')}
+          intro={t('We have insured owner-operators and fleets since {year}, and trucking is all we do.', { year: site.founded })}
         />
         <FeatureCards items={why} icons={whyIcons} variant="flat" />
       </Section>
@@ -71,22 +72,22 @@ export function Home() {
       <Section tone="mist" labelledBy="products-heading">
         <SectionHeading
           id="products-heading"
-          kicker="Coverage"
-          title="Insurance for Every Truck and Every Risk"
-          intro="Start with the truck you run, or the coverage you need. Every policy is built around your operation."
+          kicker={t('Coverage')}
+          title={t('Insurance for Every Truck and Every Risk')}
+          intro={t('Start with the truck you run, or the coverage you need. Every policy is built around your operation.')}
         />
-        <h3 className="mb-5 text-2xl font-bold">By Vehicle Type</h3>
+        <h3 className="mb-5 text-2xl font-bold">{t('By Vehicle Type')}</h3>
         <ProductGrid products={vehicles.slice(0, 4)} headingLevel={4} />
         <p className="mt-6 text-right">
           <a href={pages.products.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            View All Vehicle Types <Icon name="arrowRight" className="size-4" />
+            {t('View All Vehicle Types')}{' '}<Icon name="arrowRight" className="size-4" />
           </a>
         </p>
-        <h3 className="mb-5 mt-12 text-2xl font-bold">By Coverage Type</h3>
+        <h3 className="mb-5 mt-12 text-2xl font-bold">{t('By Coverage Type')}</h3>
         <ProductGrid products={coverages.slice(0, 4)} headingLevel={4} />
         <p className="mt-6 text-right">
           <a href={pages.coverageTypes.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            View All Coverage Types <Icon name="arrowRight" className="size-4" />
+            {t('View All Coverage Types')}{' '}<Icon name="arrowRight" className="size-4" />
           </a>
         </p>
       </Section>
@@ -94,7 +95,7 @@ export function Home() {
       <Testimonials />
 
       <Section labelledBy="blog-heading">
-        <SectionHeading id="blog-heading" kicker="From the blog" title="Insights for Truckers" intro="Practical guides on coverage, filings, safety and keeping premiums in check." />
+        <SectionHeading id="blog-heading" kicker={t('From the blog')} title={t('Insights for Truckers')} intro={t('Practical guides on coverage, filings, safety and keeping premiums in check.')} />
         <div className="grid gap-8 md:grid-cols-3">
           {content.posts.slice(0, 3).map((post) => (
             <PostCard key={post.slug} post={postCard(post)} />
@@ -102,19 +103,19 @@ export function Home() {
         </div>
         <p className="mt-10 text-center">
           <ButtonLink href={pages.blog.href} variant="outline">
-            View All Posts
+            {t('View All Posts')}
           </ButtonLink>
         </p>
       </Section>
 
       <Section tone="mist" labelledBy="faq-heading">
-        <SectionHeading id="faq-heading" kicker="FAQ" title="Frequently Asked Questions" />
+        <SectionHeading id="faq-heading" kicker={t('FAQ')} title={t('Frequently Asked Questions')} />
         <Faq items={content.faq.slice(0, 4)} group="home-faq" />
         <p className="mt-8 text-center">
           <a href={pages.faq.href} className="font-semibold text-steel hover:text-navy">
-            See all questions
+            {t('See all questions')}
           </a>{' '}
-          <span className="text-muted">or call</span>{' '}
+          <span className="text-muted">{t('or call')}</span>{' '}
           <a href={telHref} className="font-semibold text-steel hover:text-navy">
             {site.phone}
           </a>

@@ -1,13 +1,14 @@
 // The site's not-found page (served with status 404): back home, or one of three shortcuts.
+import { t } from '@i18n/pages';
 import { pages, type Link } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Icon, type IconName } from '../ui/Icon';
 
 const shortcuts: { link: Link; text: string; icon: IconName }[] = [
-  { link: pages.products, text: 'Coverage by truck and by risk', icon: 'truck' },
-  { link: pages.quote, text: 'Free, with no obligation', icon: 'file' },
-  { link: pages.contact, text: 'Talk to a specialist', icon: 'phone' },
+  { link: pages.products, text: t('Coverage by truck and by risk'), icon: 'truck' },
+  { link: pages.quote, text: t('Free, with no obligation'), icon: 'file' },
+  { link: pages.contact, text: t('Talk to a specialist'), icon: 'phone' },
 ];
 
 export function NotFound() {
@@ -16,14 +17,13 @@ export function NotFound() {
       <div className="container-site max-w-3xl text-center">
         <p className="text-7xl font-extrabold text-navy md:text-8xl">404</p>
         <h1 id="not-found-title" className="mt-4 text-3xl font-bold md:text-4xl">
-          Page Not Found
+          {t('Page Not Found')}
         </h1>
         <p className="mt-4 text-lg text-muted">
-          We apologize, but the page you're looking for doesn't exist or may have been moved. Please try navigating to
-          one of our main sections below.
+          {t('We apologize, but the page you\'re looking for doesn\'t exist or may have been moved. Please try navigating to one of our main sections below.')}
         </p>
         <ButtonLink href={pages.home.href} size="lg" className="mt-8">
-          <Icon name="arrowLeft" /> Back to Home
+          <Icon name="arrowLeft" />{' '}{t('Back to Home')}
         </ButtonLink>
         <ul className="mt-14 grid gap-4 text-left sm:grid-cols-3">
           {shortcuts.map(({ link, text, icon }) => (

@@ -1,6 +1,7 @@
 // One template for every product page (content/products/<slug>.toml): hero with highlights and the quote panel,
 // overview, illustration, type list, coverage options, important information, benefits, sticky quote sidebar,
 // FAQ (the page's own, or the general FAQ's first entries) and a closing call to action.
+import { t } from '@i18n/pages';
 import { content, paragraphs, type Product } from '../content';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
@@ -14,12 +15,12 @@ export function ProductPage({ product }: { product: Product }) {
   return (
     <>
       <PageHero
-        kicker={product.kind === 'vehicle' ? 'Insurance by vehicle type' : 'Insurance by coverage type'}
+        kicker={product.kind === 'vehicle' ? t('Insurance by vehicle type') : t('Insurance by coverage type')}
         title={product.title}
         intro={product.description}
-        aside={<QuoteFormIsland idPrefix="product-quote" heading={`Quote ${product.menu_label} Coverage`} insuranceType={product.insurance_type} />}
+        aside={<QuoteFormIsland idPrefix="product-quote" heading={t('Quote {product} Coverage', { product: product.menu_label })} insuranceType={product.insurance_type} />}
       >
-        <h2 className="mt-8 text-lg font-bold text-white">Coverage Highlights</h2>
+        <h2 className="mt-8 text-lg font-bold text-white">{t('Coverage Highlights')}</h2>
         <ul className="mt-3 space-y-2">
           {product.coverage_points.slice(0, 3).map((point) => (
             <li key={point} className="flex gap-3 text-slate-100">
@@ -34,7 +35,7 @@ export function ProductPage({ product }: { product: Product }) {
         <div className="min-w-0 space-y-14">
           <section aria-labelledby="overview-heading">
             <h2 id="overview-heading" className="text-3xl font-bold">
-              {`Comprehensive ${product.title}`}
+              {t('Comprehensive {product}', { product: product.title })}
             </h2>
             <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
               {paragraphs(product.overview).map((p) => (
@@ -64,7 +65,7 @@ export function ProductPage({ product }: { product: Product }) {
 
           <section aria-labelledby="options-heading">
             <h2 id="options-heading" className="text-2xl font-bold">
-              Coverage Options
+              {t('Coverage Options')}
             </h2>
             <ul className="mt-5 grid gap-4 md:grid-cols-2">
               {product.coverage_points.map((point) => (
@@ -80,18 +81,17 @@ export function ProductPage({ product }: { product: Product }) {
             <Icon name="info" className="size-6 shrink-0 text-navy" />
             <div>
               <h2 id="important-heading" className="font-bold">
-                Important Information
+                {t('Important Information')}
               </h2>
               <p className="mt-1 text-muted">
-                Coverage requirements vary by state and by type of operation, and every policy's terms, limits and
-                exclusions decide what it covers. Contact us for guidance on what your operation needs.
+                {t('Coverage requirements vary by state and by type of operation, and every policy\'s terms, limits and exclusions decide what it covers. Contact us for guidance on what your operation needs.')}
               </p>
             </div>
           </aside>
 
           <section aria-labelledby="benefits-heading">
             <h2 id="benefits-heading" className="text-2xl font-bold">
-              {`Benefits of Our ${product.title}`}
+              {t('Benefits of Our {product}', { product: product.title })}
             </h2>
             <ul className="mt-5 space-y-3">
               {product.benefits.map((benefit) => (
@@ -105,7 +105,7 @@ export function ProductPage({ product }: { product: Product }) {
         </div>
         <div>
           <div className="lg:sticky lg:top-24">
-            <QuoteFormIsland idPrefix="sidebar-quote" compact heading="Ready for a Quote?" insuranceType={product.insurance_type} />
+            <QuoteFormIsland idPrefix="sidebar-quote" compact heading={t('Ready for a Quote?')} insuranceType={product.insurance_type} />
           </div>
         </div>
       </div>
@@ -113,13 +113,13 @@ export function ProductPage({ product }: { product: Product }) {
       <section aria-labelledby="product-faq-heading" className="bg-mist py-16">
         <div className="container-site">
           <h2 id="product-faq-heading" className="mb-8 text-center text-3xl font-bold">
-            {product.faqs.length > 0 ? `${product.menu_label} Questions` : 'Frequently Asked Questions'}
+            {product.faqs.length > 0 ? t('{product} Questions', { product: product.menu_label }) : t('Frequently Asked Questions')}
           </h2>
           <Faq items={faqs} group="product-faq" />
         </div>
       </section>
 
-      <CtaBanner title={`Ready to Get Covered with ${product.title}?`} />
+      <CtaBanner title={t('Ready to Get Covered with {product}?', { product: product.title })} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 // /products: every vehicle type, the coverages of the header menu, and a specialist's offer of help.
+import { t } from '@i18n/pages';
 import { menuCoverages, page, site, vehicles } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
@@ -11,32 +12,32 @@ export function ProductsOverview() {
   const copy = page<{ heading: string; intro: string }>('products');
   return (
     <>
-      <PageHero kicker="Our insurance" title={copy.heading} intro={copy.intro} />
+      <PageHero kicker={t('Our insurance')} title={copy.heading} intro={copy.intro} />
       <Section labelledBy="vehicles-heading">
-        <SectionHeading id="vehicles-heading" title="Insurance by Vehicle Type" intro="Coverage shaped around the truck you drive and the work it does." />
+        <SectionHeading id="vehicles-heading" title={t('Insurance by Vehicle Type')} intro={t('Coverage shaped around the truck you drive and the work it does.')} />
         <ProductGrid products={vehicles} />
       </Section>
       <Section tone="mist" labelledBy="coverages-heading">
-        <SectionHeading id="coverages-heading" title="Insurance by Coverage Type" intro="The protections trucking operations combine into one program." />
+        <SectionHeading id="coverages-heading" title={t('Insurance by Coverage Type')} intro={t('The protections trucking operations combine into one program.')} />
         <ProductGrid products={menuCoverages} />
         <p className="mt-8 text-center">
           <a href={pages.coverageTypes.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            Compare all coverage types <Icon name="arrowRight" className="size-4" />
+            {t('Compare all coverage types')}{' '}<Icon name="arrowRight" className="size-4" />
           </a>
         </p>
       </Section>
       <Section labelledBy="specialist-heading">
         <div className="mx-auto max-w-3xl rounded-2xl bg-ink p-10 text-center text-white">
           <h2 id="specialist-heading" className="text-3xl font-bold">
-            Not Sure What You Need?
+            {t('Not Sure What You Need?')}
           </h2>
-          <p className="mt-4 text-lg text-slate-200">A specialist reviews your operation and explains the options, free and without obligation.</p>
+          <p className="mt-4 text-lg text-slate-200">{t('A specialist reviews your operation and explains the options, free and without obligation.')}</p>
           <div className="mt-8 flex flex-wrap justify-center gap-4">
             <ButtonLink href={pages.quote.href} size="lg">
-              Speak With a Specialist
+              {t('Speak With a Specialist')}
             </ButtonLink>
             <ButtonLink href={telHref} size="lg" variant="ghostLight">
-              <Icon name="phone" /> Call {site.phone}
+              <Icon name="phone" />{' '}{t('Call {phone}', { phone: site.phone })}
             </ButtonLink>
           </div>
         </div>

@@ -2,6 +2,7 @@
 // and "Speed up your quote" as a template. The server fills in the quote's details token (from the redirect's
 // address), and when details posted from it need correcting, what was typed, the errors and the message on top
 // (src/leads/nojs.rs).
+import { t } from '@i18n/pages';
 import { markers } from '@contract';
 import DetailsForm from '../islands/DetailsForm';
 import { Icon } from '../ui/Icon';
@@ -13,9 +14,9 @@ export function QuoteDetailsOffer() {
         <div className="text-center">
           <Icon name="checkCircle" className="mx-auto size-16 text-success" />
           <h1 id="thanks-title" className="mt-6 text-3xl font-bold md:text-4xl">
-            Quote request submitted!
+            {t('Quote request submitted!')}
           </h1>
-          <p className="mt-4 text-lg text-muted">A trucking insurance specialist will contact you shortly.</p>
+          <p className="mt-4 text-lg text-muted">{t('A trucking insurance specialist will contact you shortly.')}</p>
         </div>
         <p role="alert" className="mt-8 rounded-xl border-l-4 border-danger bg-white p-4 font-medium text-danger empty:hidden">
           {markers.message}

@@ -1,11 +1,12 @@
 // /sitemap: every page of the site in the groups of sitemap.xml (routes.tsx hands over the groups).
+import { t } from '@i18n/pages';
 import type { Link } from '../links';
 import { PageHero } from '../widgets/PageHero';
 
 export function SitemapPage({ groups }: { groups: { title: string; links: Link[] }[] }) {
   return (
     <>
-      <PageHero title="Sitemap" intro="Every page of the site." />
+      <PageHero title={t('Sitemap')} intro={t('Every page of the site.')} />
       <div className="container-site grid gap-10 py-14 md:grid-cols-2 lg:grid-cols-3">
         {groups.map((group) => (
           <section key={group.title} aria-label={group.title}>

@@ -1,4 +1,5 @@
 // The page a form posted without JavaScript lands on once stored (after the server's 303 See Other), one per form.
+import { t } from '@i18n/pages';
 import { site } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
@@ -15,14 +16,14 @@ export function ThankYou({ title, text }: { title: string; text: string }) {
         </h1>
         <p className="mt-4 text-lg text-muted">{text}</p>
         <p className="mt-2 text-muted">
-          Need us sooner? Call{' '}
+          {t('Need us sooner? Call')}{' '}
           <TextLink href={telHref}>{site.phone}</TextLink>
           .
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <ButtonLink href={pages.home.href}>Back to Home</ButtonLink>
+          <ButtonLink href={pages.home.href}>{t('Back to Home')}</ButtonLink>
           <ButtonLink href={pages.blog.href} variant="outline">
-            Read Our Guides
+            {t('Read Our Guides')}
           </ButtonLink>
         </div>
       </div>

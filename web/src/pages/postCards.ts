@@ -1,4 +1,5 @@
 // Post card data for pages and the BlogExplorer island.
+import { t } from '@i18n/pages';
 import { formatDate, type Post } from '../content';
 import { postHref } from '../links';
 import { imageUrl } from '../ui/Image';
@@ -11,7 +12,8 @@ export function postCard(post: Post): PostCardData & { slug: string; featured: b
     href: postHref(post),
     title: post.title,
     excerpt: post.excerpt,
-    category: post.category,
+    // Categories are English keys in content/; each language shows its own name for them.
+    category: t(post.category),
     date: formatDate(post.date),
     dateIso: post.date,
     author: post.author,

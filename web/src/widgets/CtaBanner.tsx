@@ -1,15 +1,16 @@
 // The call-to-action banner: "primary" (two buttons and three benefit badges) or "secondary" (centred, one button).
+import { t } from '@i18n/pages';
 import { site } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 
-const badges = ['Specialized Trucking Coverage', 'Same-Day Quotes', 'Competitive Rates'];
+const badges = [t('Specialized Trucking Coverage'), t('Same-Day Quotes'), t('Competitive Rates')];
 
 export function CtaBanner({
   variant = 'primary',
-  title = 'Ready to Protect Your Trucking Business?',
-  text = 'Tell us about your trucks and operation. We shop several carriers and most quotes are ready within 24 hours, many the same day.',
+  title = t('Ready to Protect Your Trucking Business?'),
+  text = t('Tell us about your trucks and operation. We shop several carriers and most quotes are ready within 24 hours, many the same day.'),
 }: {
   variant?: 'primary' | 'secondary';
   title?: string;
@@ -24,7 +25,7 @@ export function CtaBanner({
           </h2>
           <p className="mt-4 text-lg text-slate-200">{text}</p>
           <ButtonLink href={pages.quote.href} size="lg" className="mt-8">
-            Get Your Free Quote <Icon name="arrowRight" />
+            {t('Get Your Free Quote')}{' '}<Icon name="arrowRight" />
           </ButtonLink>
         </div>
       </section>
@@ -40,16 +41,16 @@ export function CtaBanner({
           <p className="mt-4 max-w-2xl text-lg text-slate-200">{text}</p>
           <div className="mt-8 flex flex-wrap gap-4">
             <ButtonLink href={pages.quote.href} size="lg">
-              Get Free Quote
+              {t('Get Free Quote')}
             </ButtonLink>
             <ButtonLink href={pages.contact.href} size="lg" variant="ghostLight">
-              Contact Us
+              {t('Contact Us')}
             </ButtonLink>
           </div>
           <p className="mt-6 text-slate-200">
-            Prefer to talk?{' '}
+            {t('Prefer to talk?')}{' '}
             <a href={telHref} className="font-semibold text-white underline underline-offset-2 hover:text-amber">
-              Call {site.phone}
+              {t('Call {phone}', { phone: site.phone })}
             </a>
           </p>
         </div>

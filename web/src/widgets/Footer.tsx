@@ -1,6 +1,7 @@
 // The footer: what the agency is, how to reach it, the spec's footer links (their columns are in links.ts),
 // licences and social links (only those configured), and the copyright year (kept current in the browser by
 // client.ts).
+import { t } from '@i18n/pages';
 import { site } from '../content';
 import { footerColumns, mailHref, telHref } from '../links';
 import { Icon, type IconName } from '../ui/Icon';
@@ -41,7 +42,7 @@ export function Footer() {
             </li>
           </ul>
           {social.length > 0 && (
-            <ul className="mt-6 flex gap-3" aria-label="Social media">
+            <ul className="mt-6 flex gap-3" aria-label={t('Social media')}>
               {social.map(([network, url]) => (
                 <li key={network}>
                   <a
@@ -75,12 +76,12 @@ export function Footer() {
       <div className="border-t border-white/15">
         <div className="container-site flex flex-col gap-2 py-6 text-sm text-slate-300 md:flex-row md:justify-between">
           <p>
-            &copy; <span data-current-year="">{buildYear}</span> {site.legal_name}. All rights reserved.
+            &copy; <span data-current-year="">{buildYear}</span> {site.legal_name}. {t('All rights reserved.')}
           </p>
           {site.licenses.length > 0 && (
             <p>
-              Licensed insurance agency.{' '}
-              {site.licenses.map((l) => `${l.state} License ${l.number}`).join(' · ')}
+              {t('Licensed insurance agency.')}{' '}
+              {site.licenses.map((l) => t('{state} License {number}', { state: l.state, number: l.number })).join(' · ')}
             </p>
           )}
         </div>

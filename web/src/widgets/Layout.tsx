@@ -1,6 +1,9 @@
 // The shared layout of every page: skip link, sticky header with the logo and navigation, the page, the footer and,
 // on pages with a form, the forms' notification area (the Toaster island).
+import { t } from '@i18n/pages';
+import { otherLocale } from '@i18n/locale';
 import type { ReactNode } from 'react';
+import { englishPath, pathIn } from '../i18n/paths';
 import { site } from '../content';
 import Toaster from '../islands/Toaster';
 import { header, pages, telHref } from '../links';
@@ -9,18 +12,25 @@ import { Island } from '../ui/Island';
 import { Footer } from './Footer';
 import { SiteNav } from './SiteNav';
 
+/** The page at `path` in the other language; for a page that only the server answers with (an error, a form to
+ * correct), that language's home page. */
+function counterpart(path: string): string {
+  const english = englishPath(path);
+  return pathIn(otherLocale.code, english.startsWith('/_') ? '/' : english);
+}
+
 /** `toaster`: whether the page has a form island; only forms show toasts, so other pages need no React for it. */
 export function Layout({ path, toaster, children }: { path: string; toaster: boolean; children: ReactNode }) {
   return (
     <>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t('Skip to content')}
       </a>
       {/* Solid, without a backdrop filter: a filter would make the header the containing block of the mobile menu's
           fixed panel and cut that panel to the header's height. */}
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
         <div className="container-site flex h-16 items-center gap-4">
-          <a href={pages.home.href} className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={`${site.brand}, home`}>
+          <a href={pages.home.href} className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={t('{brand}, home', { brand: site.brand })}>
             <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
             {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room. */}
             <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg md:hidden lg:inline lg:max-w-[9.5rem] lg:text-base xl:max-w-none xl:text-lg">{site.brand}</span>
@@ -34,6 +44,7 @@ export function Layout({ path, toaster, children }: { path: string; toaster: boo
             phone={site.phone}
             phoneHref={telHref}
             currentPath={path}
+            otherLanguage={{ href: counterpart(path), name: otherLocale.name, code: otherLocale.htmlLang }}
           />
         </div>
       </header>

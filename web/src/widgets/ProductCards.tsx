@@ -1,5 +1,6 @@
 // Product cards: vehicle types (with features) and coverage types (with the typical minimum, and on
 // /coverage-types who requires it).
+import { t } from '@i18n/pages';
 import type { Product } from '../content';
 import { productHref } from '../links';
 import { Card } from '../ui/Card';
@@ -29,12 +30,12 @@ export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 
           <dl className="mt-4 space-y-2 text-sm">
             {showRequiredBy && product.required_by && (
               <div>
-                <dt className="font-semibold text-ink">Required By</dt>
+                <dt className="font-semibold text-ink">{t('Required By')}</dt>
                 <dd className="text-muted">{product.required_by}</dd>
               </div>
             )}
             <div>
-              <dt className="font-semibold text-ink">Typical Minimum</dt>
+              <dt className="font-semibold text-ink">{t('Typical Minimum')}</dt>
               <dd className="text-muted">{product.min_coverage}</dd>
             </div>
           </dl>
@@ -43,7 +44,7 @@ export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 
           href={productHref(product)}
           className="mt-6 inline-flex items-center gap-1 font-semibold text-steel after:absolute after:inset-0 hover:text-navy"
         >
-          Learn More<span className="sr-only"> about {product.title}</span> <Icon name="arrowRight" className="size-4" />
+          {t('Learn More')}<span className="sr-only">{' '}{t('about')}{' '}{product.title}</span> <Icon name="arrowRight" className="size-4" />
         </a>
       </div>
     </Card>

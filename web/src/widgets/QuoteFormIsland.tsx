@@ -1,10 +1,11 @@
 // The quote form island as pages place it: in a hero (full) or a sidebar (compact), with the consent text from
 // content/forms.toml and, on product pages, the product's insurance type chosen in advance.
+import { t } from '@i18n/pages';
 import { content } from '../content';
 import QuoteForm from '../islands/QuoteForm';
 import { Island } from '../ui/Island';
 
-export function QuoteFormIsland({ idPrefix, compact = false, heading = 'Get Your Free Quote', insuranceType }: { idPrefix: string; compact?: boolean; heading?: string; insuranceType?: string }) {
+export function QuoteFormIsland({ idPrefix, compact = false, heading = t('Get Your Free Quote'), insuranceType }: { idPrefix: string; compact?: boolean; heading?: string; insuranceType?: string }) {
   return (
     <Island
       name="QuoteForm"

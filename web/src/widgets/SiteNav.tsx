@@ -3,6 +3,7 @@
 // or Space with or without JavaScript, and `name` keeps one open at a time where the browser supports it.
 // src/enhance/nav.ts adds what the platform lacks (Escape, outside clicks, closing on a link or when focus leaves,
 // hover on a mouse) without React, so a page whose only interactive part is this menu ships no React at all.
+import { t } from '@i18n/pages';
 import type { Link } from '../links';
 import { Icon } from '../ui/Icon';
 
@@ -17,9 +18,36 @@ export interface SiteNavProps {
   phone: string;
   phoneHref: string;
   currentPath: string;
+  /** The same page in the site's other language. */
+  otherLanguage: LanguageLink;
 }
 
-export function SiteNav({ vehicles, coverages, links, clients, quote, phone, phoneHref, currentPath }: SiteNavProps) {
+export interface LanguageLink {
+  href: string;
+  /** The language's name in itself ("Español"), and its code for `lang` and `hreflang`. */
+  name: string;
+  code: string;
+}
+
+/** The language switch: the other language's name, in that language (so a screen reader says it in it too). */
+function LanguageSwitch({ link, className, short }: { link: LanguageLink; className: string; short?: boolean }) {
+  return (
+    <a href={link.href} hrefLang={link.code} lang={link.code} className={className} data-language-switch="">
+      <Icon name="globe" className="size-4 shrink-0" />
+      {short ? (
+        <>
+          {/* Below 1280 px the header has room for the code alone; the name is still the link's name. */}
+          <span aria-hidden="true" className="xl:hidden">{link.code.toUpperCase()}</span>
+          <span className="sr-only xl:not-sr-only">{link.name}</span>
+        </>
+      ) : (
+        link.name
+      )}
+    </a>
+  );
+}
+
+export function SiteNav({ vehicles, coverages, links, clients, quote, phone, phoneHref, currentPath, otherLanguage }: SiteNavProps) {
   const current = (href: string) => (href === currentPath ? ('page' as const) : undefined);
   // The links of a menu, marked when they lead to this page; desktop and mobile menus differ only in look.
   const menuItems = (items: Link[], linkClass: string) =>
@@ -53,9 +81,9 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
 
   return (
     <div data-site-nav="" className="ml-auto flex items-center">
-      <nav aria-label="Main" className="hidden items-center md:flex lg:gap-1">
-        {dropdown('Vehicle Types', vehicles)}
-        {dropdown('Coverage Types', coverages)}
+      <nav aria-label={t('Main')} className="hidden items-center md:flex lg:gap-1">
+        {dropdown(t('Vehicle Types'), vehicles)}
+        {dropdown(t('Coverage Types'), coverages)}
         {links.map((link) => (
           <a
             key={link.href}
@@ -66,10 +94,15 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
             {link.label}
           </a>
         ))}
+        <LanguageSwitch
+          link={otherLanguage}
+          short
+          className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-2 py-2 font-medium text-ink hover:text-steel lg:px-3"
+        />
         {/* The phone is always in the header: the number from 1280 px, an icon with the number as its name below. */}
         <a
           href={phoneHref}
-          aria-label={`Call us at ${phone}`}
+          aria-label={t('Call us at {phone}', { phone })}
           title={phone}
           className="ml-1 flex size-10 items-center justify-center rounded-md text-navy hover:bg-mist xl:hidden"
         >
@@ -88,7 +121,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
         <a
           href={phoneHref}
           className="flex size-11 items-center justify-center rounded-lg bg-navy text-white"
-          aria-label={`Call us at ${phone}`}
+          aria-label={t('Call us at {phone}', { phone })}
         >
           <Icon name="phone" />
         </a>
@@ -97,23 +130,27 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
           <summary className="flex h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-semibold text-ink">
             <Icon name="menu" className="nav-icon-closed size-5" />
             <Icon name="close" className="nav-icon-open size-5" />
-            Menu
+            {t('Menu')}
           </summary>
           <nav
-            aria-label="Mobile"
+            aria-label={t('Mobile')}
             className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto border-t border-slate-200 bg-white px-4 pb-10"
           >
-            {mobileGroup('Vehicle Types', vehicles)}
-            {mobileGroup('Coverage Types', coverages)}
-            {mobileGroup('Company', links)}
-            {mobileGroup('For Clients', clients)}
+            {mobileGroup(t('Vehicle Types'), vehicles)}
+            {mobileGroup(t('Coverage Types'), coverages)}
+            {mobileGroup(t('Company'), links)}
+            {mobileGroup(t('For Clients'), clients)}
             <div className="mt-6 grid gap-3 px-3">
+              <LanguageSwitch
+                link={otherLanguage}
+                className="flex items-center justify-center gap-2 rounded-lg border border-slate-300 px-4 py-3 text-lg font-semibold text-ink"
+              />
               <a href={quote.href} className="rounded-lg bg-amber px-4 py-3 text-center text-lg font-semibold text-ink">
                 {quote.label}
               </a>
               <a href={phoneHref} className="flex items-center justify-center gap-2 rounded-lg border-2 border-navy px-4 py-3 text-lg font-semibold text-navy">
                 <Icon name="phone" />
-                Call {phone}
+                {t('Call {phone}', { phone: phone })}
               </a>
             </div>
           </nav>
