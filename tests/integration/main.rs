@@ -19,6 +19,7 @@ mod details;
 mod durability;
 mod export;
 mod faults;
+mod languages;
 mod leads;
 mod links;
 mod migration;
