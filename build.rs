@@ -77,7 +77,10 @@ fn main() {
     // TEMPORARY until the Spanish content loader lands: the Spanish build reads the English document.
     let content_es_json = out_dir.join("content.es.json");
     write_file(&content_es_json, json.as_bytes());
-    write_file(&root.join("web/.generated/content.es.json"), json.as_bytes());
+    write_file(
+        &root.join("web/.generated/content.es.json"),
+        json.as_bytes(),
+    );
     // The rules and addresses the server and the web app share (crates/contract), as the TypeScript module the web
     // app imports as `@contract`. It depends on nothing but the contract's source, so debug and release builds
     // write the same bytes to the one place the type checker and Vite both read.

@@ -256,15 +256,21 @@ fn company_pages_have_their_content() {
 #[test]
 fn the_human_sitemap_lists_every_page_of_sitemap_xml() {
     let client = common::client();
-    let human = page(&client, "/sitemap");
     let paths = common::sitemap_paths(&client);
-    for path in &paths {
-        assert!(
-            human.contains(&format!(r#"href="{path}""#)),
-            "/sitemap lacks {path}"
-        );
+    // Each language's /sitemap lists that language's pages.
+    for (sitemap, spanish) in [("/sitemap", false), ("/es/sitemap", true)] {
+        let human = page(&client, sitemap);
+        let listed = paths
+            .iter()
+            .filter(|p| (*p == "/es" || p.starts_with("/es/")) == spanish);
+        for path in listed {
+            assert!(
+                human.contains(&format!(r#"href="{path}""#)),
+                "{sitemap} lacks {path}"
+            );
+        }
     }
-    assert!(paths.len() >= 34, "sitemap.xml lists {} pages", paths.len());
+    assert!(paths.len() >= 68, "sitemap.xml lists {} pages", paths.len());
 }
 
 #[test]

@@ -330,8 +330,10 @@ fn every_embedded_file_answers_200() {
     let mut served = 0;
     for name in SiteFiles::iter() {
         let name = name.as_ref();
-        // Compressed variants and internal pages (`_errors/`, `_forms/`) are never served by their own name.
-        if name.ends_with(".br") || name.ends_with(".gz") || name.starts_with('_') {
+        // Compressed variants and internal pages (`_errors/`, `_forms/`, in either language) are never served by
+        // their own name.
+        let internal = name.starts_with('_') || name.starts_with("es/_");
+        if name.ends_with(".br") || name.ends_with(".gz") || internal {
             continue;
         }
         let path = match name {
