@@ -4,26 +4,9 @@
 // no-JavaScript thank-you page whose address carries the quote's details token.
 // Each test owns a unique e-mail address and looks only at the leads stored under it. Nothing waits a fixed time:
 // the server's too-fast check is waited out by watching the page's own clock.
-import { execFileSync } from 'node:child_process';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { database } from '../playwright.config';
+import { expect, test, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
-
-const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
-
-/** The stored leads with this address (as `leads export --format json` writes them). */
-function leadsFor(email: string): Record<string, unknown>[] {
-  const json = execFileSync(binary, ['leads', 'export', '--format', 'json', '--database', database], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return (JSON.parse(json) as Record<string, unknown>[]).filter((lead) => lead.email === email);
-}
-
-function uniqueEmail(info: TestInfo, label: string): string {
-  const random = Math.random().toString(36).slice(2, 8);
-  return `${label}-${info.project.name}-${Date.now().toString(36)}-${random}@example.com`;
-}
+import { formHydrated, leadsFor, pastTooFast, uniqueEmail } from './leads';
 
 /** A date `days` from today on this machine's calendar (the server's local date: it runs here too), YYYY-MM-DD. */
 function localDate(days: number): string {
@@ -31,18 +14,6 @@ function localDate(days: number): string {
   date.setDate(date.getDate() + days);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/** The server drops what is sent under 1.5 s after the page began to load; wait for the page's clock to pass it. */
-async function pastTooFast(page: Page) {
-  await expect.poll(() => page.evaluate(() => performance.now()), { message: 'the page has been open 1.6 s' }).toBeGreaterThan(1600);
-}
-
-/** Waits until React has hydrated the form (its props are on the element). */
-async function formHydrated(page: Page, selector: string) {
-  await expect
-    .poll(() => page.locator(selector).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps$'))))
-    .toBe(true);
 }
 
 async function fillCertificate(page: Page, email: string, neededBy: string) {
@@ -68,7 +39,7 @@ test.describe('the certificate request', () => {
     await page.waitForURL((url) => url.pathname === '/certificate-request');
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Certificate Request' })).toHaveAttribute('href', '/certificate-request');
     await hydrated(page);
-    await formHydrated(page, 'form[action="/api/leads/coi"]');
+    await formHydrated(page.locator('form[action="/api/leads/coi"]'));
     await fillCertificate(page, email, localDate(-1));
     await pastTooFast(page);
     // Checked before the 422 below, which Chromium reports on the console as a failed resource.
@@ -152,7 +123,7 @@ test.describe('speed up your quote', () => {
     const email = uniqueEmail(info, 'details');
     await page.goto('/get-quote');
     await hydrated(page);
-    await formHydrated(page, 'form:has(#page-quote-name)');
+    await formHydrated(page.locator('form:has(#page-quote-name)'));
     await fillQuote(page, 'page-quote', email);
     await pastTooFast(page);
     const quoted = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/leads/quote');

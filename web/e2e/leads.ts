@@ -1,0 +1,36 @@
+// Shared by the browser tests of the forms: the leads stored under an address (read back with the real CLI), an
+// address no other test uses, and the waits a form needs before a person's submission is taken.
+import { execFileSync } from 'node:child_process';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { database } from '../playwright.config';
+
+const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
+
+/** The stored leads with this address (as `leads export --format json` writes them). */
+export function leadsFor(email: string): Record<string, unknown>[] {
+  const json = execFileSync(binary, ['leads', 'export', '--format', 'json', '--database', database], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(json) as Record<string, unknown>[]).filter((lead) => lead.email === email);
+}
+
+/** An address no other test (or project, or run) uses; lowercase, as the server stores it. */
+export function uniqueEmail(info: TestInfo, label: string): string {
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${label}-${info.project.name}-${Date.now().toString(36)}-${random}@example.com`;
+}
+
+/** The server drops what is sent under 1.5 s after the page began to load; wait for the page's clock to pass it. */
+export async function pastTooFast(page: Page) {
+  await expect.poll(() => page.evaluate(() => performance.now()), { message: 'the page has been open 1.6 s' }).toBeGreaterThan(1600);
+}
+
+/** Waits until React has hydrated the form (its props are on the element). */
+export async function formHydrated(form: Locator) {
+  await expect
+    .poll(() => form.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps$'))), {
+      message: 'React has hydrated the form',
+    })
+    .toBe(true);
+}
