@@ -266,7 +266,9 @@ pub(super) fn refusal(
             site::ErrorPage::BadRequest
         };
         let negotiation = Negotiation::new(std::iter::empty(), None);
-        let response = site::SiteResponse::error(status, page, &negotiation, shared.overlay());
+        let path = parts.uri.path();
+        let response =
+            site::SiteResponse::error(status, page, path, &negotiation, shared.overlay());
         (
             "text/html; charset=utf-8",
             response.body().map(Bytes::from_static).unwrap_or_default(),
