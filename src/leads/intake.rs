@@ -132,7 +132,10 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
         return Err(refuse(Status::BadRequest, answers::NOT_AN_OBJECT));
     };
     // Refusals of a field are given in the language the object names, if it names one.
-    let locale = object.get(FIELD).and_then(Value::as_str).and_then(Locale::parse);
+    let locale = object
+        .get(FIELD)
+        .and_then(Value::as_str)
+        .and_then(Locale::parse);
     let refuse_field = |sentence, name: &str| Refusal {
         field: Some(name.to_string()),
         locale,

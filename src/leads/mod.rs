@@ -27,7 +27,8 @@ pub const CONSENT_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.t
 pub const CONSENT_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.txt"));
 /// The Spanish pages' consent text and its version, stored with a Spanish quote (issue 15).
 pub const CONSENT_TEXT_ES: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.es.txt"));
-pub const CONSENT_VERSION_ES: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.es.txt"));
+pub const CONSENT_VERSION_ES: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/consent-version.es.txt"));
 
 /// The consent text and version shown on the pages of `locale`.
 pub fn consent(locale: contract::locale::Locale) -> (&'static str, &'static str) {

@@ -10,9 +10,9 @@ use contract::answers;
 use contract::locale::Locale;
 
 use super::pipeline::Verdict;
-use super::{Form, language};
 use super::routes::Reply;
 use super::validate::{self, FieldErrors, RawFields};
+use super::{Form, language};
 use crate::site::SiteFiles;
 
 /// The page for a body that could not be read: the empty form with the reason in words for people.
@@ -23,15 +23,20 @@ pub fn unreadable(form: Form, status: Status, locale: Locale) -> Reply {
         answers::UNREADABLE_FOR_PEOPLE
     };
     let empty = RawFields::default();
-    let page = fill_template(form, locale, &empty, &FieldErrors::new(), locale.text(for_people));
+    let page = fill_template(
+        form,
+        locale,
+        &empty,
+        &FieldErrors::new(),
+        locale.text(for_people),
+    );
     Reply::Page(status, page)
 }
 
 /// A person's answer to what happened to their submission, in the pages and words of `locale`.
 pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) -> Reply {
-    let page = |message: &str, errors: &FieldErrors| {
-        fill_template(form, locale, fields, errors, message)
-    };
+    let page =
+        |message: &str, errors: &FieldErrors| fill_template(form, locale, fields, errors, message);
     if let Some((status, message)) = super::details::refusal(&verdict) {
         return Reply::Page(status, page(locale.text(message), &FieldErrors::new()));
     }
@@ -113,8 +118,8 @@ fn fill_template(
     message: &str,
 ) -> String {
     let correction_page = form.rules().correction_page;
-    let template = SiteFiles::get(&locale.file(correction_page))
-        .or_else(|| SiteFiles::get(correction_page));
+    let template =
+        SiteFiles::get(&locale.file(correction_page)).or_else(|| SiteFiles::get(correction_page));
     let Some(template) = template else {
         return format!(
             "<!doctype html><title>{0}</title><p>{0}</p>",

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use contract::forms::HONEYPOT_FIELD;
 
+use super::Form;
 use super::routes::{Leads, Visit};
+use super::store::Language;
 use super::store::{self, Lead, Stored};
 use super::validate::{self, FieldErrors, RawFields};
-use super::Form;
-use super::store::Language;
 use contract::locale::Locale;
 
 /// A form filled faster than this was filled by a program.

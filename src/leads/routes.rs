@@ -288,10 +288,9 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
         Verdict::Accepted(id, None) => Reply::Json(Status::Created, json!({ "id": id })),
         Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
         // Answered above.
-        Verdict::UnknownToken | Verdict::Expired => Reply::Error(ClientError::for_status_in(
-            Status::NotFound,
-            locale,
-        )),
+        Verdict::UnknownToken | Verdict::Expired => {
+            Reply::Error(ClientError::for_status_in(Status::NotFound, locale))
+        }
         Verdict::Invalid(errors) => Reply::Json(
             Status::UnprocessableEntity,
             json!({ "errors": language::translate(errors, locale) }),
@@ -309,9 +308,6 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
             Status::ServiceUnavailable,
             locale.text(form.rules().failure_message),
         ),
-        Verdict::Failed => json_error(
-            Status::InternalServerError,
-            locale.text(answers::TRY_LATER),
-        ),
+        Verdict::Failed => json_error(Status::InternalServerError, locale.text(answers::TRY_LATER)),
     }
 }

@@ -118,9 +118,9 @@ impl ToSql for Language {
 impl FromSql for Language {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         let code = value.as_str()?;
-        Locale::parse(code)
-            .map(Language)
-            .ok_or_else(|| FromSqlError::Other(format!("{code:?} is not a language: en or es").into()))
+        Locale::parse(code).map(Language).ok_or_else(|| {
+            FromSqlError::Other(format!("{code:?} is not a language: en or es").into())
+        })
     }
 }
 

@@ -15,8 +15,8 @@ pub mod report;
 mod rows;
 use super::Kind;
 use crate::leads::store::{Lead, Source};
-pub use autoreply::{autoreply_message, autoreply_text};
 use autoreply::AutoSubmitted;
+pub use autoreply::{autoreply_message, autoreply_text};
 use contract::locale::Locale;
 pub use rows::sections;
 
