@@ -251,10 +251,16 @@ pub(super) fn refusal(
 ) -> Answer {
     let started = Instant::now();
     let (content_type, body): (&'static str, Bytes) = if is_api {
+        // In the language of the page that sent it: the body was not read.
+        let referer = parts
+            .headers
+            .get(hyper::header::REFERER)
+            .and_then(|value| value.to_str().ok());
+        let locale = crate::leads::language::of_referer(referer);
         (
             "application/json",
             Bytes::from(
-                crate::errors::ClientError::for_status(status)
+                crate::errors::ClientError::for_status_in(status, locale)
                     .to_json()
                     .to_string(),
             ),
