@@ -2,7 +2,8 @@
 //! field (absent is English, `es` Spanish, anything else a 422 on the field), every message of a Spanish request
 //! in Spanish (422, 429, 404 of the details, a body that cannot be read), the lead stored with its language and the
 //! Spanish consent, the language in `leads list` and `leads export`, and migration 0009 on an older database.
-//! What needs the Spanish pages (error pages under `/es`, the no-JS path) is in `spanish.rs`.
+//! What needs the Spanish pages (error pages under `/es`, the no-JS path) is in `spanish.rs`; the pages themselves
+//! in both languages in `languages.rs`.
 
 use std::path::{Path, PathBuf};
 
