@@ -56,6 +56,12 @@ fn main() {
         // The server stores the consent text with each lead: the same words the form shows.
         ("consent.txt", forms.consent_text.as_str()),
         ("consent-version.txt", forms.consent_version.as_str()),
+        // TEMPORARY until the Spanish content loader lands
+        (
+            "consent.es.txt",
+            "[PLACEHOLDER, not the agency's text] Acepto que me contacten por teléfono, mensaje de texto y correo electrónico sobre mi cotización de seguro.",
+        ),
+        ("consent-version.es.txt", "2026-11-01-es"),
         // The quote form's insurance type values, which the server accepts (one per line).
         ("insurance-types.txt", &insurance_types.join("\n")),
         // The base URL the pages are built with; the server rewrites it when configured with another.

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use contract::answers::by_status;
+use contract::locale::Locale;
 use rocket::http::{ContentType, Status};
 use rocket::response::{self, Responder, Response};
 use rocket::serde::json::{Value, json};
@@ -33,18 +35,23 @@ impl ClientError {
 
     /// A failure known only by its status: the status's reason and what to do about it.
     pub fn for_status(status: Status) -> Self {
+        ClientError::for_status_in(status, Locale::En)
+    }
+
+    /// [`for_status`](Self::for_status), its message in `locale` (the title stays English: programs read it).
+    pub fn for_status_in(status: Status, locale: Locale) -> Self {
         let message = match status.code {
-            400 => "The request could not be read. Send a JSON object.",
-            404 => "There is nothing at this address.",
-            405 => "This address does not accept that method.",
-            413 => "The request body is too large.",
-            415 => "Send the request as application/json.",
-            422 => "The request body has the wrong shape.",
-            429 => "Too many requests. Please wait and try again.",
-            500.. => "Something went wrong on our side. Please try again later.",
-            _ => "The request could not be handled.",
+            400 => by_status::BAD_REQUEST,
+            404 => by_status::NOT_FOUND,
+            405 => by_status::METHOD_NOT_ALLOWED,
+            413 => by_status::TOO_LARGE,
+            415 => by_status::UNSUPPORTED,
+            422 => by_status::WRONG_SHAPE,
+            429 => by_status::TOO_MANY,
+            500.. => by_status::SERVER,
+            _ => by_status::OTHER,
         };
-        ClientError::new(status, message)
+        ClientError::new(status, locale.text(message))
     }
 
     /// The same failure under another title (the error catalogue's "Too Many Attempts", say).
@@ -67,7 +74,8 @@ impl ClientError {
         let negotiation = Negotiation::from_headers(request);
         let none = Overlay::default();
         let overlay = request.rocket().state::<Overlay>().unwrap_or(&none);
-        SiteResponse::error(self.status, page, &negotiation, overlay)
+        let path = request.uri().path();
+        SiteResponse::error(self.status, page, path.as_str(), &negotiation, overlay)
     }
 }
 
@@ -95,10 +103,13 @@ fn html_error(status: Status, request: &Request<'_>) -> SiteResponse {
     ClientError::for_status(status).page(request)
 }
 
+/// In the language of the page that sent the request, as far as its `Referer` tells (an API request's own body
+/// may not have been read).
 #[rocket::catch(default)]
 fn json_error(status: Status, request: &Request<'_>) -> ClientError {
     log_server_error(status, request);
-    ClientError::for_status(status)
+    let referer = request.headers().get_one("Referer");
+    ClientError::for_status_in(status, crate::leads::language::of_referer(referer))
 }
 
 pub fn html_catchers() -> Vec<Catcher> {

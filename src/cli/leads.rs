@@ -143,7 +143,7 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "   id  created (UTC)         source    status     name                      email                         notified          about"
+        "   id  created (UTC)         source    status     lang  name                      email                         notified          about"
     )?;
     for lead in leads {
         let about = match lead.source {
@@ -188,11 +188,13 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
         };
         writeln!(
             out,
-            "{:>5}  {:<20}  {:<8}  {:<9}  {:<24}  {:<28}  {:<16}  {}",
+            "{:>5}  {:<20}  {:<8}  {:<9}  {:<4}  {:<24}  {:<28}  {:<16}  {}",
             lead.id,
             clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
             clip(lead.source.as_str(), 8),
             clip(lead.status.as_str(), 9),
+            // The language it was sent in: `es` is called back in Spanish.
+            lead.language.to_string(),
             clip(&lead.name, 24),
             clip(&lead.email, 28),
             clip(notified.get(&lead.id).map_or("-", String::as_str), 16),

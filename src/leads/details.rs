@@ -4,6 +4,7 @@
 //! details and the agency's notifications of them (kind `details`: e-mail and webhook, never the visitor's
 //! confirmation) stored in one transaction, or 404 (no lead has the token) or 410 (its quote is over 24 h old).
 
+use contract::answers;
 use contract::forms::HONEYPOT_FIELD;
 use contract::forms::details::DETAILS_TOKEN;
 
@@ -67,17 +68,11 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     }
 }
 
-/// What a person or a program is told about a token that takes no details.
+/// What a person or a program is told about a token that takes no details (in English; the answer translates it).
 pub fn refusal(verdict: &Verdict) -> Option<(rocket::http::Status, &'static str)> {
     match verdict {
-        Verdict::UnknownToken => Some((
-            rocket::http::Status::NotFound,
-            "We could not find the quote request these details belong to. Please call us with them.",
-        )),
-        Verdict::Expired => Some((
-            rocket::http::Status::Gone,
-            "Details can be added within 24 hours of a quote request. Please call us with them instead.",
-        )),
+        Verdict::UnknownToken => Some((rocket::http::Status::NotFound, answers::UNKNOWN_TOKEN)),
+        Verdict::Expired => Some((rocket::http::Status::Gone, answers::EXPIRED_TOKEN)),
         _ => None,
     }
 }

@@ -9,7 +9,9 @@ use rocket::http::{ContentType, Status};
 use rocket::serde::json::Value;
 
 use super::validate::RawFields;
+use contract::answers;
 use contract::forms::EXTRA_FIELDS;
+use contract::locale::{FIELD, Locale};
 
 use super::{BODY_LIMIT_KIB, Form};
 
@@ -31,16 +33,40 @@ impl Encoding {
     }
 }
 
-/// A body that could not be read: the status and the reason (for a program; people get their own words).
+/// A body that could not be read: the status and the reason (for a program; people get their own words), as one of
+/// the contract's sentences ([`contract::answers`]) and what fills it in.
 pub struct Refusal {
     pub status: Status,
-    pub message: String,
+    sentence: &'static str,
+    /// The field the sentence names (`{field}`).
+    field: Option<String>,
+    /// The parser's own words, after the sentence.
+    detail: Option<String>,
+    /// The language the body named, when it could be read that far.
+    pub locale: Option<Locale>,
 }
 
-fn refuse(status: Status, message: impl Into<String>) -> Refusal {
+impl Refusal {
+    /// The reason in `locale`.
+    pub fn message(&self, locale: Locale) -> String {
+        let mut message = locale.text(self.sentence).to_string();
+        if let Some(field) = &self.field {
+            message = message.replace("{field}", field);
+        }
+        if let Some(detail) = &self.detail {
+            message = format!("{message} ({detail})");
+        }
+        message
+    }
+}
+
+fn refuse(status: Status, sentence: &'static str) -> Refusal {
     Refusal {
         status,
-        message: message.into(),
+        sentence,
+        field: None,
+        detail: None,
+        locale: None,
     }
 }
 
@@ -49,28 +75,20 @@ pub async fn read(form: Form, body: Data<'_>, encoding: Encoding) -> Result<RawF
     let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
         Ok(text) if text.is_complete() => text.into_inner(),
         Ok(_) => {
-            return Err(refuse(
-                Status::PayloadTooLarge,
-                "The request body is larger than 64 KiB.",
-            ));
+            return Err(refuse(Status::PayloadTooLarge, answers::BODY_TOO_LARGE));
         }
         Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
-            return Err(refuse(
-                Status::BadRequest,
-                "The request body is not valid UTF-8 text.",
-            ));
+            return Err(refuse(Status::BadRequest, answers::NOT_UTF8));
         }
         Err(error) => {
-            return Err(refuse(
-                Status::BadRequest,
-                format!("The request body could not be read ({error})."),
-            ));
+            return Err(Refusal {
+                detail: Some(error.to_string()),
+                ..refuse(Status::BadRequest, answers::BODY_UNREADABLE)
+            });
         }
     };
     match encoding {
-        Encoding::Json => parse_json(&text, form)
-            .and_then(check_submission_id)
-            .map_err(|message| refuse(Status::BadRequest, message)),
+        Encoding::Json => parse_json(&text, form).and_then(check_submission_id),
         Encoding::Form => {
             // Our plain form sends no submission id: one that is malformed did not come from it, and is dropped
             // rather than costing a person what they typed.
@@ -93,24 +111,39 @@ fn is_valid_submission_id(id: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
 }
 
-fn check_submission_id(fields: RawFields) -> Result<RawFields, String> {
+fn check_submission_id(fields: RawFields) -> Result<RawFields, Refusal> {
     if is_valid_submission_id(fields.get("submission_id")) {
         Ok(fields)
     } else {
-        Err("`submission_id` must be 16 to 100 letters, digits, - or _.".into())
+        Err(Refusal {
+            locale: Locale::parse(fields.get(FIELD)),
+            ..refuse(Status::BadRequest, answers::BAD_SUBMISSION_ID)
+        })
     }
 }
 
 /// A JSON body: an object whose form fields are strings, numbers or booleans.
-fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| format!("The request body is not valid JSON: {e}."))?;
+fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Refusal {
+        detail: Some(e.to_string()),
+        ..refuse(Status::BadRequest, answers::NOT_JSON)
+    })?;
     let Value::Object(object) = value else {
-        return Err("Send the lead as a JSON object.".into());
+        return Err(refuse(Status::BadRequest, answers::NOT_AN_OBJECT));
+    };
+    // Refusals of a field are given in the language the object names, if it names one.
+    let locale = object
+        .get(FIELD)
+        .and_then(Value::as_str)
+        .and_then(Locale::parse);
+    let refuse_field = |sentence, name: &str| Refusal {
+        field: Some(name.to_string()),
+        locale,
+        ..refuse(Status::BadRequest, sentence)
     };
     let mut fields = BTreeMap::new();
     let names = form.rules().fields.iter().map(|field| field.name);
-    for name in names.chain(EXTRA_FIELDS) {
+    for name in names.chain(EXTRA_FIELDS).chain([FIELD]) {
         let text = match object.get(name) {
             None | Some(Value::Null) => continue,
             Some(Value::String(text)) => text.clone(),
@@ -121,14 +154,10 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, String> {
                 let texts: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
                 match texts {
                     Some(texts) => texts.join(","),
-                    None => return Err(format!("The field `{name}` must be a list of text.")),
+                    None => return Err(refuse_field(answers::NOT_A_LIST, name)),
                 }
             }
-            Some(_) => {
-                return Err(format!(
-                    "The field `{name}` must be text, a number or true/false."
-                ));
-            }
+            Some(_) => return Err(refuse_field(answers::NOT_A_VALUE, name)),
         };
         fields.insert(name.to_string(), text);
     }

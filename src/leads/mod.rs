@@ -11,6 +11,7 @@
 mod details;
 pub mod export;
 mod intake;
+pub mod language;
 pub mod limits;
 mod nojs;
 mod pipeline;
@@ -24,6 +25,18 @@ pub use routes::{Leads, stage};
 /// The consent text shown beside the quote form, from `content/forms.toml`, stored with every consenting lead.
 pub const CONSENT_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.txt"));
 pub const CONSENT_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.txt"));
+/// The Spanish pages' consent text and its version, stored with a Spanish quote (issue 15).
+pub const CONSENT_TEXT_ES: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.es.txt"));
+pub const CONSENT_VERSION_ES: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/consent-version.es.txt"));
+
+/// The consent text and version shown on the pages of `locale`.
+pub fn consent(locale: contract::locale::Locale) -> (&'static str, &'static str) {
+    match locale {
+        contract::locale::Locale::En => (CONSENT_TEXT, CONSENT_VERSION),
+        contract::locale::Locale::Es => (CONSENT_TEXT_ES, CONSENT_VERSION_ES),
+    }
+}
 
 /// Largest request body accepted; the longest valid contact message is 2,000 characters.
 pub const BODY_LIMIT_KIB: u64 = 64;

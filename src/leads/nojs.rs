@@ -6,92 +6,94 @@ use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
 use rocket::http::Status;
 
-use super::Form;
+use contract::answers;
+use contract::locale::Locale;
+
 use super::pipeline::Verdict;
 use super::routes::Reply;
 use super::validate::{self, FieldErrors, RawFields};
+use super::{Form, language};
 use crate::site::SiteFiles;
 
 /// The page for a body that could not be read: the empty form with the reason in words for people.
-pub fn unreadable(form: Form, status: Status) -> Reply {
+pub fn unreadable(form: Form, status: Status, locale: Locale) -> Reply {
     let for_people = if status == Status::PayloadTooLarge {
-        "What you sent is too long for us to accept. Please shorten it and send it again."
+        answers::TOO_LONG_FOR_PEOPLE
     } else {
-        "Your browser sent something we could not read. Please fill in the form and send it again."
+        answers::UNREADABLE_FOR_PEOPLE
     };
-    Reply::Page(
-        status,
-        fill_template(form, &RawFields::default(), &FieldErrors::new(), for_people),
-    )
+    let empty = RawFields::default();
+    let page = fill_template(
+        form,
+        locale,
+        &empty,
+        &FieldErrors::new(),
+        locale.text(for_people),
+    );
+    Reply::Page(status, page)
 }
 
-/// A person's answer to what happened to their submission.
-pub fn answer(verdict: Verdict, form: Form, fields: &RawFields) -> Reply {
+/// A person's answer to what happened to their submission, in the pages and words of `locale`.
+pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) -> Reply {
+    let page =
+        |message: &str, errors: &FieldErrors| fill_template(form, locale, fields, errors, message);
     if let Some((status, message)) = super::details::refusal(&verdict) {
-        return Reply::Page(
-            status,
-            fill_template(form, fields, &FieldErrors::new(), message),
-        );
+        return Reply::Page(status, page(locale.text(message), &FieldErrors::new()));
     }
+    let thank_you = locale.page(form.rules().thank_you);
     match verdict {
         // A new quote's thank-you page offers "Speed up your quote": its address carries the token.
         Verdict::Accepted(_, Some(token)) => Reply::SeeOther(format!(
-            "{}?{}={token}",
-            form.rules().thank_you,
+            "{thank_you}?{}={token}",
             contract::routes::DETAILS_TOKEN_PARAMETER
         )),
-        Verdict::Accepted(_, None) | Verdict::Dropped => {
-            Reply::SeeOther(form.rules().thank_you.to_string())
-        }
-        // Answered above.
-        Verdict::UnknownToken | Verdict::Expired => {
-            Reply::SeeOther(form.rules().thank_you.to_string())
-        }
+        // Answered above (details refused).
+        Verdict::Accepted(_, None)
+        | Verdict::Dropped
+        | Verdict::UnknownToken
+        | Verdict::Expired => Reply::SeeOther(thank_you),
         Verdict::Invalid(errors) => Reply::Page(
             Status::UnprocessableEntity,
-            fill_template(
-                form,
-                fields,
-                &errors,
-                "Please correct the fields marked below.",
+            page(
+                locale.text(answers::CORRECT_FIELDS),
+                &language::translate(errors, locale),
             ),
         ),
         Verdict::RateLimited => Reply::Page(
             Status::TooManyRequests,
-            fill_template(
-                form,
-                fields,
+            page(
+                &format!(
+                    "{}. {}",
+                    locale.text(answers::TOO_MANY_ATTEMPTS),
+                    locale.text(form.rules().rate_limit_message)
+                ),
                 &FieldErrors::new(),
-                &format!("Too Many Attempts. {}", form.rules().rate_limit_message),
             ),
         ),
         Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
             Status::ServiceUnavailable,
-            fill_template(
-                form,
-                fields,
-                &FieldErrors::new(),
-                "We're experiencing technical difficulties. Please try again later, or call us.",
-            ),
+            page(locale.text(answers::TRY_LATER_OR_CALL), &FieldErrors::new()),
         ),
     }
 }
 
-/// The quote's thank-you page with "Speed up your quote" (`_forms/details.html`), `token` in its hidden input.
-pub fn details_offer(token: &str) -> String {
+/// The quote's thank-you page with "Speed up your quote" (`_forms/details.html`, or its `locale` version), `token`
+/// in its hidden input.
+pub fn details_offer(token: &str, locale: Locale) -> String {
     let fields = RawFields([(DETAILS_TOKEN.name.to_string(), token.to_string())].into());
-    fill_template(Form::Details, &fields, &FieldErrors::new(), "")
+    fill_template(Form::Details, locale, &fields, &FieldErrors::new(), "")
 }
 
-/// A prerendered page by its address (`/get-quote/thank-you` -> `get-quote/thank-you/index.html`).
-pub fn page(path: &str) -> String {
-    let file = format!("{}/index.html", path.trim_start_matches('/'));
+/// A prerendered page by its English address, in `locale` (`/get-quote/thank-you` ->
+/// `get-quote/thank-you/index.html`, in Spanish `es/get-quote/thank-you/index.html`).
+pub fn page(path: &str, locale: Locale) -> String {
+    let file = locale.file(&format!("{}/index.html", path.trim_start_matches('/')));
     SiteFiles::get(&file)
         .map(|page| String::from_utf8_lossy(&page.data).into_owned())
         .unwrap_or_else(|| {
             format!(
                 "<!doctype html><title>{0}</title><p>{0}</p>",
-                escape_html(path)
+                escape_html(&locale.page(path))
             )
         })
 }
@@ -105,10 +107,20 @@ fn is_html_number(text: &str) -> bool {
         .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The no-JavaScript answer: the prerendered form page with what was typed put back, each field's error beside it
-/// and the message on top. Everything inserted is HTML-escaped.
-fn fill_template(form: Form, fields: &RawFields, errors: &FieldErrors, message: &str) -> String {
-    let Some(template) = SiteFiles::get(form.rules().correction_page) else {
+/// The no-JavaScript answer: the prerendered form page of `locale` with what was typed put back, each field's
+/// error beside it and the message on top. Everything inserted is HTML-escaped. The English page stands in while a
+/// language's is not embedded, so a visitor always gets the form back.
+fn fill_template(
+    form: Form,
+    locale: Locale,
+    fields: &RawFields,
+    errors: &FieldErrors,
+    message: &str,
+) -> String {
+    let correction_page = form.rules().correction_page;
+    let template =
+        SiteFiles::get(&locale.file(correction_page)).or_else(|| SiteFiles::get(correction_page));
+    let Some(template) = template else {
         return format!(
             "<!doctype html><title>{0}</title><p>{0}</p>",
             escape_html(message)

@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use contract::forms::HONEYPOT_FIELD;
 
+use super::Form;
 use super::routes::{Leads, Visit};
+use super::store::Language;
 use super::store::{self, Lead, Stored};
 use super::validate::{self, FieldErrors, RawFields};
-use super::{CONSENT_TEXT, CONSENT_VERSION, Form};
+use contract::locale::Locale;
 
 /// A form filled faster than this was filled by a program.
 const FASTEST_HUMAN_MS: u64 = 1500;
@@ -35,7 +37,15 @@ pub enum Verdict {
     Failed,
 }
 
-pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
+/// `locale` is the submission's language, stored with the lead (with a quote, that language's consent text).
+pub async fn process(
+    form: Form,
+    locale: Locale,
+    fields: &RawFields,
+    visit: &Visit,
+    leads: &Leads,
+) -> Verdict {
+    let (consent_text, consent_version) = super::consent(locale);
     let ip = visit.ip.0.to_string();
     let ip_key = crate::client_ip::rate_key(visit.ip.0);
     if !fields.get(HONEYPOT_FIELD).trim().is_empty() {
@@ -63,8 +73,8 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
                 vehicle_count: Some(quote.vehicle_count),
                 dot_number: quote.dot_number,
                 consent_given: true,
-                consent_text: Some(CONSENT_TEXT.trim().to_string()),
-                consent_version: Some(CONSENT_VERSION.trim().to_string()),
+                consent_text: Some(consent_text.trim().to_string()),
+                consent_version: Some(consent_version.trim().to_string()),
                 ..Lead::default()
             },
             Err(errors) => return Verdict::Invalid(errors),
@@ -103,6 +113,7 @@ pub async fn process(form: Form, fields: &RawFields, visit: &Visit, leads: &Lead
     };
     let now = store::now();
     lead.source = form.source();
+    lead.language = Language(locale);
     lead.status = store::Status::New;
     lead.consent_at = lead.consent_given.then(|| now.clone());
     lead.created_at = now;

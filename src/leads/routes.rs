@@ -17,9 +17,11 @@ use super::intake::{self, Encoding};
 use super::limits::{OneAtATime, RateLimiter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::store::{self, DbPool};
-use super::{Form, LeadSettings, details, nojs, validate};
+use super::{Form, LeadSettings, details, language, nojs, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::errors::ClientError;
+use contract::answers;
+use contract::locale::Locale;
 
 /// Everything the lead routes share.
 pub struct Leads {
@@ -85,7 +87,7 @@ pub fn stage() -> AdHoc {
             .manage(leads)
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
             .mount("/api", rocket::routes![quote, contact, coi, add_details])
-            .mount("/", rocket::routes![quote_thank_you]))
+            .mount("/", rocket::routes![quote_thank_you, quote_thank_you_es]))
     })
 }
 
@@ -203,9 +205,22 @@ async fn add_details(
 /// address to the application, `site::serves`). Without a token that could be one, the page as prerendered.
 #[get("/get-quote/thank-you?<details>")]
 fn quote_thank_you(details: Option<&str>) -> Reply {
+    thank_you_page(details, Locale::En)
+}
+
+/// The Spanish pages' quote thank-you page (`Locale::Es.page(QUOTE_THANK_YOU)`), filled in the same way.
+#[get("/es/get-quote/thank-you?<details>")]
+fn quote_thank_you_es(details: Option<&str>) -> Reply {
+    thank_you_page(details, Locale::Es)
+}
+
+fn thank_you_page(details: Option<&str>, locale: Locale) -> Reply {
     match details.filter(|token| super::store::details::is_token(token)) {
-        Some(token) => Reply::Page(Status::Ok, nojs::details_offer(token)),
-        None => Reply::Page(Status::Ok, nojs::page(contract::routes::QUOTE_THANK_YOU)),
+        Some(token) => Reply::Page(Status::Ok, nojs::details_offer(token, locale)),
+        None => Reply::Page(
+            Status::Ok,
+            nojs::page(contract::routes::QUOTE_THANK_YOU, locale),
+        ),
     }
 }
 
@@ -220,36 +235,46 @@ async fn submit(
     visit: Visit,
     leads: &Leads,
 ) -> Reply {
+    // Until the body names its language, that of the page that sent it.
+    let hint = language::of_referer(visit.referer.as_deref());
     let Some(encoding) = Encoding::of(content_type) else {
         return json_error(
             Status::UnsupportedMediaType,
-            "Send the lead as application/json (or application/x-www-form-urlencoded).",
+            hint.text(answers::UNSUPPORTED_TYPE),
         );
     };
     let fields = match intake::read(form, body, encoding).await {
         Ok(fields) => fields,
         // A request that cannot be read at all: JSON for a program, the empty form with the reason for a person.
         Err(refusal) => {
+            let locale = refusal.locale.unwrap_or(hint);
             return match encoding {
-                Encoding::Json => json_error(refusal.status, refusal.message),
-                Encoding::Form => nojs::unreadable(form, refusal.status),
+                Encoding::Json => json_error(refusal.status, refusal.message(locale)),
+                Encoding::Form => nojs::unreadable(form, refusal.status, locale),
             };
         }
     };
-    let verdict = match form {
-        Form::Details => details::process(&fields, &visit, leads).await,
-        _ => pipeline::process(form, &fields, &visit, leads).await,
+    let (verdict, locale) = match language::of_fields(&fields) {
+        Ok(locale) => match form {
+            Form::Details => (details::process(&fields, &visit, leads).await, locale),
+            _ => (
+                pipeline::process(form, locale, &fields, &visit, leads).await,
+                locale,
+            ),
+        },
+        // An unknown language: the error on `locale`, the rest as the sending page's.
+        Err(errors) => (Verdict::Invalid(errors), hint),
     };
     match encoding {
-        Encoding::Json => json_answer(verdict, form),
-        Encoding::Form => nojs::answer(verdict, form, &fields),
+        Encoding::Json => json_answer(verdict, form, locale),
+        Encoding::Form => nojs::answer(verdict, form, &fields, locale),
     }
 }
 
-/// A program's answer to what happened to its submission.
-fn json_answer(verdict: Verdict, form: Form) -> Reply {
+/// A program's answer to what happened to its submission, its messages in `locale`.
+fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
     if let Some((status, message)) = details::refusal(&verdict) {
-        return json_error(status, message);
+        return json_error(status, locale.text(message));
     }
     match verdict {
         // Details change a lead, they make none: 200.
@@ -263,25 +288,26 @@ fn json_answer(verdict: Verdict, form: Form) -> Reply {
         Verdict::Accepted(id, None) => Reply::Json(Status::Created, json!({ "id": id })),
         Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
         // Answered above.
-        Verdict::UnknownToken | Verdict::Expired => json_error(Status::NotFound, "Not found."),
-        Verdict::Invalid(errors) => {
-            Reply::Json(Status::UnprocessableEntity, json!({ "errors": errors }))
+        Verdict::UnknownToken | Verdict::Expired => {
+            Reply::Error(ClientError::for_status_in(Status::NotFound, locale))
         }
+        Verdict::Invalid(errors) => Reply::Json(
+            Status::UnprocessableEntity,
+            json!({ "errors": language::translate(errors, locale) }),
+        ),
         Verdict::RateLimited => Reply::Error(
-            ClientError::new(Status::TooManyRequests, form.rules().rate_limit_message)
-                .titled("Too Many Attempts"),
+            ClientError::new(
+                Status::TooManyRequests,
+                locale.text(form.rules().rate_limit_message),
+            )
+            .titled("Too Many Attempts"),
         ),
-        Verdict::Busy => json_error(
-            Status::ServiceUnavailable,
-            "The server is busy. Please try again in a moment.",
-        ),
+        Verdict::Busy => json_error(Status::ServiceUnavailable, locale.text(answers::BUSY)),
         // The error catalogue's words for an insert that failed, per form.
-        Verdict::Unavailable => {
-            json_error(Status::ServiceUnavailable, form.rules().failure_message)
-        }
-        Verdict::Failed => json_error(
-            Status::InternalServerError,
-            "We're experiencing technical difficulties. Please try again later.",
+        Verdict::Unavailable => json_error(
+            Status::ServiceUnavailable,
+            locale.text(form.rules().failure_message),
         ),
+        Verdict::Failed => json_error(Status::InternalServerError, locale.text(answers::TRY_LATER)),
     }
 }

@@ -251,10 +251,16 @@ pub(super) fn refusal(
 ) -> Answer {
     let started = Instant::now();
     let (content_type, body): (&'static str, Bytes) = if is_api {
+        // In the language of the page that sent it: the body was not read.
+        let referer = parts
+            .headers
+            .get(hyper::header::REFERER)
+            .and_then(|value| value.to_str().ok());
+        let locale = crate::leads::language::of_referer(referer);
         (
             "application/json",
             Bytes::from(
-                crate::errors::ClientError::for_status(status)
+                crate::errors::ClientError::for_status_in(status, locale)
                     .to_json()
                     .to_string(),
             ),
@@ -266,7 +272,9 @@ pub(super) fn refusal(
             site::ErrorPage::BadRequest
         };
         let negotiation = Negotiation::new(std::iter::empty(), None);
-        let response = site::SiteResponse::error(status, page, &negotiation, shared.overlay());
+        let path = parts.uri.path();
+        let response =
+            site::SiteResponse::error(status, page, path, &negotiation, shared.overlay());
         (
             "text/html; charset=utf-8",
             response.body().map(Bytes::from_static).unwrap_or_default(),

@@ -235,14 +235,17 @@ impl SiteResponse {
         response
     }
 
-    /// The prerendered page for an error status.
+    /// The prerendered page for an error status, in the language of the page at `path` (the request's).
     pub fn error(
         status: Status,
         page: ErrorPage,
+        path: &str,
         negotiation: &Negotiation<'_>,
         overlay: &Overlay,
     ) -> SiteResponse {
-        let mut response = SiteResponse::file(page.file(), status, negotiation, false, overlay);
+        let (locale, _) = contract::locale::Locale::of_path(path);
+        let file = page.file_in(locale);
+        let mut response = SiteResponse::file(&file, status, negotiation, false, overlay);
         response.status = status;
         response
     }

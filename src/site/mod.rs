@@ -71,7 +71,7 @@ pub fn respond_served(
             (SiteResponse::redirect(location), None)
         }
         Resolution::Error(status, page) => (
-            SiteResponse::error(status, page, negotiation, overlay),
+            SiteResponse::error(status, page, path, negotiation, overlay),
             None,
         ),
     }
@@ -106,10 +106,13 @@ impl Served {
 }
 
 /// Whether a GET of `path` belongs to the site's files rather than to a route of the application (the leads API,
-/// the health check, the quote's thank-you page, which the application fills with the quote's details token):
-/// those are Rocket's.
+/// the health check, the quote's thank-you page in either language, which the application fills with the quote's
+/// details token): those are Rocket's.
 pub fn serves(path: &str) -> bool {
-    !(is_api(path) || path == "/healthz" || path == contract::routes::QUOTE_THANK_YOU)
+    let is_quote_thank_you = contract::locale::Locale::ALL
+        .iter()
+        .any(|locale| path == locale.page(contract::routes::QUOTE_THANK_YOU));
+    !(is_api(path) || path == "/healthz" || is_quote_thank_you)
 }
 
 /// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.

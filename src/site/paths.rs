@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use contract::locale::Locale;
 use contract::routes::error_pages;
 use rocket::http::Status;
 
@@ -35,6 +36,16 @@ impl ErrorPage {
             ErrorPage::ServerError => error_pages::SERVER_ERROR,
         }
     }
+
+    /// The page's file in `locale` (`es/_errors/404.html`); the English one while a language's is not embedded.
+    pub(super) fn file_in(self, locale: Locale) -> String {
+        let file = locale.file(self.file());
+        if PREPARED.files.contains_key(file.as_str()) {
+            file
+        } else {
+            self.file().to_string()
+        }
+    }
 }
 
 /// What a request path leads to.
@@ -47,8 +58,10 @@ pub enum Resolution {
     Error(Status, ErrorPage),
 }
 
-/// The not-found page for a (decoded) path: the blog's own for `/blog/<slug>`, the site's for anything else.
+/// The not-found page for a (decoded) path: the blog's own for `/blog/<slug>` (and `/es/blog/<slug>`), the site's
+/// for anything else.
 pub fn not_found_page(path: &str) -> ErrorPage {
+    let (_, path) = Locale::of_path(path);
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
     match segments.as_slice() {
         ["blog", slug] if !slug.is_empty() && *slug != ".." && *slug != "." => {
@@ -233,6 +246,28 @@ mod tests {
             resolve("/nope"),
             Resolution::Error(Status::NotFound, ErrorPage::NotFound)
         );
+        assert_eq!(
+            resolve("/es/blog/no-such-post"),
+            Resolution::Error(Status::NotFound, ErrorPage::BlogPostNotFound)
+        );
+        assert_eq!(
+            resolve("/es/nope"),
+            Resolution::Error(Status::NotFound, ErrorPage::NotFound)
+        );
+    }
+
+    #[test]
+    fn the_spanish_error_and_form_files_are_never_served_by_name() {
+        for path in [
+            "/es/_errors/404.html",
+            "/es/_forms/quote.html",
+            "/es/_errors",
+        ] {
+            assert!(
+                matches!(resolve(path), Resolution::Error(Status::NotFound, _)),
+                "{path}"
+            );
+        }
     }
 
     #[test]

@@ -447,6 +447,8 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "trailers",
         "drivers",
         "claims_3y",
+        // A closed set (CHECK en or es), like source and status.
+        "language",
     ];
     let columns: Vec<&str> = truckins::leads::store::COLUMNS
         .iter()

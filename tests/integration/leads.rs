@@ -145,7 +145,7 @@ fn contact_from(email: &str) -> Value {
 }
 
 /// `application/x-www-form-urlencoded` encoding of the pairs.
-fn form_encode(pairs: &[(&str, &str)]) -> String {
+pub(crate) fn form_encode(pairs: &[(&str, &str)]) -> String {
     fn encode(text: &str) -> String {
         text.bytes()
             .map(|b| match b {
@@ -173,7 +173,7 @@ fn post_form<'c>(client: &'c Client, path: &str, pairs: &[(&str, &str)]) -> Loca
 }
 
 /// The text of the error paragraph beside `field` in a filled-in form page (`<p id="...-{field}-error">`).
-fn error_beside<'h>(html: &'h str, field: &str) -> Option<&'h str> {
+pub(crate) fn error_beside<'h>(html: &'h str, field: &str) -> Option<&'h str> {
     let suffix = format!("-{field}-error\"");
     html.match_indices("<p id=\"").find_map(|(at, _)| {
         let rest = &html[at + "<p id=\"".len()..];

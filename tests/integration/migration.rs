@@ -134,7 +134,12 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        8
+        9
+    );
+    // Migration 0009 (issue 15): the leads from before languages were English.
+    assert_eq!(
+        names(&connection, "SELECT DISTINCT language FROM leads"),
+        ["en"]
     );
     let indexes = names(
         &connection,

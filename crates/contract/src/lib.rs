@@ -5,6 +5,7 @@
 //!   endpoint each posts to, the thank-you page a browser without JavaScript lands on, the page the server fills in
 //!   when something needs correcting, and the markers in that page.
 //! - [`routes`]: the addresses of the site's own pages and the files of the error pages.
+//! - [`answers`]: the server's own sentences to visitors (a body it cannot read, a lead it cannot store).
 //! - [`locale`]: the site's languages, the Spanish pages' addresses and the Spanish of the forms' texts.
 //!
 //! Data flow: the server uses these constants directly (validation, no-JS answers, error pages); `build.rs` calls
@@ -12,6 +13,7 @@
 //! (labels, `maxLength`, `pattern`, endpoints, markers, paths). Changing a limit, a message or an address is one edit
 //! here, and both sides follow on the next build.
 
+pub mod answers;
 pub mod forms;
 pub mod locale;
 pub mod routes;

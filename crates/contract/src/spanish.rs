@@ -1,8 +1,116 @@
 //! The Spanish of the contract's English texts: every field message, choice label and form sentence of
-//! [`crate::forms`], as the server answers them and `contract.es.ts` gives them to the Spanish pages.
+//! [`crate::forms`] and the server's own sentences of [`crate::answers`], as the server answers them and
+//! `contract.es.ts` gives them to the Spanish pages. US Spanish for owner-operators: "usted", the insurance words of
+//! the US Spanish-language market; DOT, MC and hot shot stay as they are.
 
-/// (English, Spanish) pairs.
-const TEXTS: &[(&str, &str)] = &[];
+/// (English, Spanish) pairs, one a line: read as a table, so left as one.
+#[rustfmt::skip]
+const TEXTS: &[(&str, &str)] = &[
+    // The lead forms' fields.
+    ("Name must be at least 2 characters", "El nombre debe tener al menos 2 caracteres"),
+    ("Name must be less than 100 characters", "El nombre debe tener menos de 100 caracteres"),
+    ("Name can only contain letters, spaces, hyphens, and apostrophes", "El nombre solo puede contener letras, espacios, guiones y apóstrofos"),
+    ("Email must be less than 255 characters", "El correo electrónico debe tener menos de 255 caracteres"),
+    ("Please enter a valid email address", "Escriba un correo electrónico válido"),
+    ("Please enter a valid US phone number", "Escriba un número de teléfono válido de EE. UU."),
+    ("Company name must be less than 200 characters", "El nombre de la compañía debe tener menos de 200 caracteres"),
+    ("Please select an insurance type", "Seleccione un tipo de seguro"),
+    ("Please select vehicle count", "Seleccione la cantidad de vehículos"),
+    ("Invalid vehicle count format", "La cantidad de vehículos no es válida"),
+    ("DOT number must be 1-8 digits", "El número DOT debe tener de 1 a 8 dígitos"),
+    ("You must agree to our communication terms", "Debe aceptar nuestros términos de comunicación"),
+    ("Subject must be at least 5 characters", "El asunto debe tener al menos 5 caracteres"),
+    ("Subject must be less than 200 characters", "El asunto debe tener menos de 200 caracteres"),
+    ("Message must be at least 10 characters", "El mensaje debe tener al menos 10 caracteres"),
+    ("Message must be less than 2000 characters", "El mensaje debe tener menos de 2000 caracteres"),
+    // The certificate of insurance request.
+    ("Insured name must be at least 2 characters", "El nombre del asegurado debe tener al menos 2 caracteres"),
+    ("Insured name must be less than 200 characters", "El nombre del asegurado debe tener menos de 200 caracteres"),
+    ("Certificate holder must be at least 2 characters", "El titular del certificado debe tener al menos 2 caracteres"),
+    ("Certificate holder must be less than 200 characters", "El titular del certificado debe tener menos de 200 caracteres"),
+    ("Please enter the certificate holder's full mailing address", "Escriba la dirección postal completa del titular del certificado"),
+    ("Holder address must be less than 500 characters", "La dirección del titular debe tener menos de 500 caracteres"),
+    ("Additional insured must be yes or no", "Asegurado adicional debe ser sí o no"),
+    ("Waiver of subrogation must be yes or no", "Renuncia de subrogación debe ser sí o no"),
+    ("Please enter the date you need the certificate by", "Escriba la fecha en que necesita el certificado"),
+    ("Please enter a valid date that is today or later", "Escriba una fecha válida, de hoy en adelante"),
+    ("Notes must be less than 2000 characters", "Las notas deben tener menos de 2000 caracteres"),
+    // "Speed up your quote".
+    ("This form has expired. Please call us with your details.", "Este formulario ya venció. Llámenos para darnos sus datos."),
+    ("MC number must be 1-8 digits", "El número MC debe tener de 1 a 8 dígitos"),
+    ("Years in business must be a whole number from 0 to 100", "Los años en el negocio deben ser un número entero de 0 a 100"),
+    ("Please choose local, regional or long haul", "Elija local, regional o larga distancia"),
+    ("Operating states must be two-letter US state codes, such as TX, OK", "Los estados donde opera deben ser claves de estado de EE. UU. de dos letras, como TX, OK"),
+    ("Please choose commodities from the list", "Elija de la lista las mercancías que transporta"),
+    ("Other commodities must be less than 200 characters", "Otras mercancías debe tener menos de 200 caracteres"),
+    ("Please say which other commodities you haul", "Indique qué otras mercancías transporta"),
+    ("Hazmat must be yes or no", "Materiales peligrosos (hazmat) debe ser sí o no"),
+    ("Power units must be a whole number from 0 to 10000", "Las unidades motrices deben ser un número entero de 0 a 10000"),
+    ("Trailers must be a whole number from 0 to 10000", "Los tráileres deben ser un número entero de 0 a 10000"),
+    ("Drivers must be a whole number from 0 to 10000", "Los choferes deben ser un número entero de 0 a 10000"),
+    ("Current insurer must be less than 200 characters", "La aseguradora actual debe tener menos de 200 caracteres"),
+    ("Policy expiration must be a valid date", "El vencimiento de la póliza debe ser una fecha válida"),
+    ("Effective date must be a valid date", "La fecha de inicio de la póliza debe ser una fecha válida"),
+    ("Claims in the last 3 years must be a whole number from 0 to 1000", "Los reclamos de los últimos 3 años deben ser un número entero de 0 a 1000"),
+    ("Please choose a time to call from the list", "Elija de la lista una hora para llamarle"),
+    // The details' choices.
+    ("Local (up to 100 miles)", "Local (hasta 100 millas)"),
+    ("Regional (up to 500 miles)", "Regional (hasta 500 millas)"),
+    ("Long haul (over 500 miles)", "Larga distancia (más de 500 millas)"),
+    ("General freight", "Carga general"),
+    ("Building materials", "Materiales de construcción"),
+    ("Machinery and large objects", "Maquinaria y objetos grandes"),
+    ("Refrigerated food", "Alimentos refrigerados"),
+    ("Dry bulk and grain", "Granel seco y granos"),
+    ("Sand, gravel and dirt", "Arena, grava y tierra"),
+    ("Logs, poles and lumber", "Troncos, postes y madera"),
+    ("Metal: sheets, coils, rolls", "Metal: láminas, bobinas, rollos"),
+    ("Motor vehicles (car hauling)", "Vehículos de motor (transporte de autos)"),
+    ("Intermodal containers", "Contenedores intermodales"),
+    ("Household goods", "Mudanzas (artículos del hogar)"),
+    ("Livestock", "Ganado"),
+    ("Liquids and gases (tank)", "Líquidos y gases (tanque)"),
+    ("Other", "Otro"),
+    ("Morning (8 a.m. to noon)", "Mañana (8 a.m. a mediodía)"),
+    ("Afternoon (noon to 5 p.m.)", "Tarde (mediodía a 5 p.m.)"),
+    ("Early evening (5 to 7 p.m.)", "Al final de la tarde (5 a 7 p.m.)"),
+    ("Any time during business hours", "Cualquier hora en horario de oficina"),
+    // The forms' sentences.
+    ("Please wait 10 minutes before submitting another request.", "Espere 10 minutos antes de enviar otra solicitud."),
+    ("Please wait 10 minutes before submitting another message.", "Espere 10 minutos antes de enviar otro mensaje."),
+    ("Please wait 10 minutes before sending your details again.", "Espere 10 minutos antes de volver a enviar sus datos."),
+    ("There was an error submitting your request. Please try again.", "Hubo un error al enviar su solicitud. Inténtelo de nuevo."),
+    ("We're experiencing technical difficulties. Please try again later.", "Tenemos problemas técnicos. Inténtelo de nuevo más tarde."),
+    ("There was an error submitting your request. Please try again, or call us.", "Hubo un error al enviar su solicitud. Inténtelo de nuevo o llámenos."),
+    ("There was an error saving your details. Please try again, or call us.", "Hubo un error al guardar sus datos. Inténtelo de nuevo o llámenos."),
+    // The server's own sentences (crate::answers).
+    ("Please correct the fields marked below.", "Corrija los campos marcados abajo."),
+    ("Too Many Attempts", "Demasiados intentos"),
+    ("We're experiencing technical difficulties. Please try again later, or call us.", "Tenemos problemas técnicos. Inténtelo de nuevo más tarde o llámenos."),
+    ("The server is busy. Please try again in a moment.", "El servidor está ocupado. Inténtelo de nuevo en un momento."),
+    ("What you sent is too long for us to accept. Please shorten it and send it again.", "Lo que envió es demasiado largo para aceptarlo. Acórtelo y envíelo de nuevo."),
+    ("Your browser sent something we could not read. Please fill in the form and send it again.", "Su navegador envió algo que no pudimos leer. Llene el formulario y envíelo de nuevo."),
+    ("Send the lead as application/json (or application/x-www-form-urlencoded).", "Envíe la solicitud como application/json (o application/x-www-form-urlencoded)."),
+    ("The request body is larger than 64 KiB.", "El cuerpo de la solicitud pasa de 64 KiB."),
+    ("The request body is not valid UTF-8 text.", "El cuerpo de la solicitud no es texto UTF-8 válido."),
+    ("The request body could not be read.", "No se pudo leer el cuerpo de la solicitud."),
+    ("The request body is not valid JSON.", "El cuerpo de la solicitud no es JSON válido."),
+    ("Send the lead as a JSON object.", "Envíe la solicitud como un objeto JSON."),
+    ("`submission_id` must be 16 to 100 letters, digits, - or _.", "`submission_id` debe tener de 16 a 100 letras, dígitos, - o _."),
+    ("The field `{field}` must be a list of text.", "El campo `{field}` debe ser una lista de textos."),
+    ("The field `{field}` must be text, a number or true/false.", "El campo `{field}` debe ser texto, un número o true/false."),
+    ("We could not find the quote request these details belong to. Please call us with them.", "No encontramos la solicitud de cotización de estos datos. Llámenos para dárnoslos."),
+    ("Details can be added within 24 hours of a quote request. Please call us with them instead.", "Los datos se pueden agregar en las 24 horas siguientes a la solicitud de cotización. Llámenos para dárnoslos."),
+    ("The request could not be read. Send a JSON object.", "No se pudo leer la solicitud. Envíe un objeto JSON."),
+    ("There is nothing at this address.", "No hay nada en esta dirección."),
+    ("This address does not accept that method.", "Esta dirección no acepta ese método."),
+    ("The request body is too large.", "El cuerpo de la solicitud es demasiado grande."),
+    ("Send the request as application/json.", "Envíe la solicitud como application/json."),
+    ("The request body has the wrong shape.", "El cuerpo de la solicitud no tiene la forma esperada."),
+    ("Too many requests. Please wait and try again.", "Demasiadas solicitudes. Espere e inténtelo de nuevo."),
+    ("Something went wrong on our side. Please try again later.", "Algo salió mal de nuestro lado. Inténtelo de nuevo más tarde."),
+    ("The request could not be handled.", "No se pudo atender la solicitud."),
+];
 
 /// The Spanish of `english`, when the table has it.
 pub(crate) fn text(english: &str) -> Option<&'static str> {
@@ -10,4 +118,60 @@ pub(crate) fn text(english: &str) -> Option<&'static str> {
         .iter()
         .find(|(en, _)| *en == english)
         .map(|(_, es)| *es)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::forms::{self, details};
+
+    /// Every English text of the contract a visitor may read.
+    fn english_texts() -> BTreeSet<&'static str> {
+        let mut texts = BTreeSet::new();
+        for form in forms::FORMS.into_iter().chain([&forms::DETAILS]) {
+            texts.extend([form.rate_limit_message, form.failure_message]);
+            for field in form.fields {
+                let limits = [field.min, field.max].into_iter().flatten();
+                texts.extend(limits.map(|limit| limit.message));
+                texts.extend(field.missing.into_iter().chain(field.invalid));
+            }
+        }
+        let choices = details::RADIUS_CHOICES
+            .iter()
+            .chain(&details::COMMODITIES_CHOICES)
+            .chain(&details::BEST_TIME_CHOICES);
+        texts.extend(choices.map(|(_, label)| *label));
+        texts.extend(crate::answers::TRANSLATED);
+        texts
+    }
+
+    #[test]
+    fn every_text_of_the_contract_has_its_spanish() {
+        let missing: Vec<_> = english_texts()
+            .into_iter()
+            .filter(|english| text(english).is_none())
+            .collect();
+        assert!(missing.is_empty(), "no Spanish for: {missing:#?}");
+    }
+
+    #[test]
+    fn every_entry_is_used_once_and_keeps_its_placeholders() {
+        let texts = english_texts();
+        let mut seen = BTreeSet::new();
+        for (english, spanish) in TEXTS {
+            assert!(seen.insert(english), "listed twice: {english:?}");
+            assert!(
+                texts.contains(english),
+                "not a text of the contract: {english:?}"
+            );
+            assert_ne!(english, spanish, "untranslated: {english:?}");
+            assert_eq!(
+                english.contains("{field}"),
+                spanish.contains("{field}"),
+                "{english:?}"
+            );
+        }
+    }
 }

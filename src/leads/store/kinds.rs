@@ -2,6 +2,7 @@
 //! with it ([`Status`]). Stored and printed as their lowercase names; a name outside the set is refused when read
 //! from the file or typed on the command line, instead of being carried along as free text.
 
+use contract::locale::Locale;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 /// Declares a stored word list: its names, parsing, display, SQLite and JSON conversions, from one table.
@@ -92,6 +93,37 @@ stored_words! {
     }
 }
 
+/// The language a lead was sent in (issue 15, migration 0009): the contract's [`Locale`], stored as its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Language(pub Locale);
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.code())
+    }
+}
+
+impl serde::Serialize for Language {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.code())
+    }
+}
+
+impl ToSql for Language {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.0.code()))
+    }
+}
+
+impl FromSql for Language {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let code = value.as_str()?;
+        Locale::parse(code).map(Language).ok_or_else(|| {
+            FromSqlError::Other(format!("{code:?} is not a language: en or es").into())
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +141,11 @@ mod tests {
             Err("\"Won\" is not a status: one of new, contacted, quoted, won, lost".into())
         );
         assert!("".parse::<Source>().is_err());
+        for locale in Locale::ALL {
+            let stored = Language(locale).to_string();
+            let read = Language::column_result(ValueRef::Text(stored.as_bytes()));
+            assert_eq!(read.ok(), Some(Language(locale)));
+        }
+        assert!(Language::column_result(ValueRef::Text(b"fr")).is_err());
     }
 }

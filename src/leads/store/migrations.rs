@@ -20,6 +20,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (6, include_str!("migrations/0006_leads_coi_details.sql")),
     (7, include_str!("migrations/0007_deliveries_kind.sql")),
     (8, include_str!("migrations/0008_deliveries_payload.sql")),
+    (9, include_str!("migrations/0009_leads_language.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {

@@ -22,7 +22,7 @@ use serde::Serialize;
 pub use crate::clock::now;
 pub use error::StoreError;
 pub use group::Also;
-pub use kinds::{Source, Status};
+pub use kinds::{Language, Source, Status};
 pub use pool::{Connection, DbPool, create_private, open};
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
@@ -116,6 +116,8 @@ lead_columns! {
     claims_3y: Option<i64>,
     best_time_to_call: Option<String>,
     details_at: Option<String>,
+    // The language of the pages it was sent from (migration 0009): the agency calls back in it.
+    language: Language,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

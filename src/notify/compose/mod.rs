@@ -4,16 +4,20 @@
 //! Whatever the visitor typed goes into the HTML escaped and into headers only through lettre's encoding.
 
 use lettre::Message;
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use serde_json::json;
 
 use crate::leads::escape_html;
 
+mod autoreply;
 pub mod report;
 mod rows;
 use super::Kind;
 use crate::leads::store::{Lead, Source};
+use autoreply::AutoSubmitted;
+pub use autoreply::{autoreply_message, autoreply_text};
+use contract::locale::Locale;
 pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
@@ -51,6 +55,7 @@ fn one_line(text: &str) -> String {
         .to_string()
 }
 
+/// `1 truck`, `2 trucks`: the agency's words (the visitor's autoreply has its own, in their language).
 fn trucks(count: i64) -> String {
     if count == 1 {
         "1 truck".into()
@@ -94,8 +99,17 @@ pub fn subject(lead: &Lead) -> String {
     }
 }
 
-/// The subject of the agency's e-mail about `kind` of news of the lead.
+/// The subject of the agency's e-mail about `kind` of news of the lead; `[ES] ` first for a lead sent in Spanish,
+/// so the inbox shows who to call back in Spanish.
 pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
+    let subject = about(lead, kind);
+    match lead.language.0 {
+        Locale::En => subject,
+        Locale::Es => format!("[ES] {subject}"),
+    }
+}
+
+fn about(lead: &Lead, kind: Kind) -> String {
     match kind {
         // A report is about no lead and has its own subject (report.rs); it never comes here.
         Kind::Lead | Kind::Report => subject(lead),
@@ -236,80 +250,6 @@ pub fn agency_message(
             agency_text(lead, kind),
             agency_html(lead, kind),
         ))
-        .map_err(|e| format!("the e-mail could not be built: {e}"))
-}
-
-/// `Auto-Submitted: auto-generated` (RFC 3834): the visitor's confirmation is sent by a program, so mail systems
-/// must not answer it automatically.
-#[derive(Clone)]
-struct AutoSubmitted;
-
-impl Header for AutoSubmitted {
-    fn name() -> HeaderName {
-        HeaderName::new_from_ascii_str("Auto-Submitted")
-    }
-
-    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(AutoSubmitted)
-    }
-
-    fn display(&self) -> HeaderValue {
-        HeaderValue::new(Self::name(), "auto-generated".to_string())
-    }
-}
-
-/// The visitor's confirmation: short, transactional, no marketing.
-pub fn autoreply_text(lead: &Lead) -> String {
-    let (brand, phone) = agency();
-    let what = if lead.source == Source::Coi {
-        "your certificate of insurance request".to_string()
-    } else if is_quote(lead) {
-        let mut details: Vec<String> = lead
-            .insurance_type
-            .as_deref()
-            .map(|t| type_label(t).to_string())
-            .into_iter()
-            .collect();
-        details.extend(lead.vehicle_count.map(trucks));
-        format!("your quote request ({})", details.join(", "))
-    } else {
-        "your message".to_string()
-    };
-    format!(
-        "Hello,\n\nThank you: we have {what}. An agent will get back to you by phone or e-mail during \
-         business hours.\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n--\nYou get \
-         this one confirmation because this address was entered in a form on our website. We will not add it to \
-         any mailing list. If it was not you, please ignore this message.\n",
-    )
-}
-
-pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Message, String> {
-    let (brand, _) = agency();
-    // The bare address, no display name: nothing the visitor typed goes out from the agency's domain.
-    let to: Mailbox = Mailbox::new(
-        None,
-        lead.email
-            .parse()
-            .map_err(|e| format!("the visitor's address cannot be mailed ({e})"))?,
-    );
-    let subject = if lead.source == Source::Coi {
-        "We have your certificate request"
-    } else if is_quote(lead) {
-        "We have your quote request"
-    } else {
-        "We have your message"
-    };
-    Message::builder()
-        .from(from.clone())
-        .to(to)
-        .subject(format!("{subject} - {brand}"))
-        .message_id(Some(format!("<{key}@{}>", domain(from))))
-        .header(AutoSubmitted)
-        .singlepart(
-            SinglePart::builder()
-                .header(ContentType::TEXT_PLAIN)
-                .body(autoreply_text(lead)),
-        )
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
 

@@ -2,6 +2,8 @@
 //! operation's details added later, a message, a certificate request), its consent evidence, where it came from and
 //! its place in truckins.
 
+use contract::locale::Locale;
+
 use super::{status_command, type_label};
 use crate::leads::store::{Lead, Source};
 
@@ -12,6 +14,7 @@ pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)>
         ("Name", lead.name.clone()),
         ("E-mail", lead.email.clone()),
         ("Phone", text(&lead.phone)),
+        ("Language", language(lead)),
         ("Company", text(&lead.company)),
     ];
     match lead.source {
@@ -116,6 +119,15 @@ pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)>
 fn census(lead: &Lead, rows: &mut Vec<(&'static str, String)>) {
     if let Some(snapshot) = &lead.carrier_snapshot {
         rows.push(("Census match", snapshot.details()));
+    }
+}
+
+/// The language the lead was sent in: a Spanish speaker is called back in Spanish.
+fn language(lead: &Lead) -> String {
+    let locale = lead.language.0;
+    match locale {
+        Locale::En => locale.english_name().to_string(),
+        Locale::Es => format!("{} (call back in Spanish)", locale.english_name()),
     }
 }
 
