@@ -58,6 +58,14 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
         "answers/quote-unreadable.html": fetch(f"{base}/api/leads/quote", raw=b"name=%ZZ&\xff\xfe"),
         "answers/not-found.html": fetch(f"{base}/no-such-page"),
         "answers/blog-not-found.html": fetch(f"{base}/blog/no-such-post"),
+        # The same answers to the Spanish pages' forms (issue 15): the form says its language.
+        "answers/es/quote-with-errors.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "locale": "es"}),
+        "answers/es/contact-with-errors.html": fetch(f"{base}/api/leads/contact", {**contact_errors, "locale": "es"}),
+        "answers/es/coi-with-errors.html": fetch(f"{base}/api/leads/coi", {**coi_errors, "locale": "es"}),
+        "answers/es/quote-details-offer.html": fetch(f"{base}/api/leads/quote", {**good_quote, "locale": "es",
+                                                                                 "email": "rosa@example.com"}),
+        "answers/es/not-found.html": fetch(f"{base}/es/no-such-page"),
+        "answers/es/blog-not-found.html": fetch(f"{base}/es/blog/no-such-post"),
     }
 
 
@@ -73,6 +81,12 @@ EXPECTED_ANSWERS = {
     "answers/details-unknown-token.html": (404, "We could not find the quote request"),
     "answers/not-found.html": (404, "Page Not Found"),
     "answers/blog-not-found.html": (404, "Blog Post Not Found"),
+    "answers/es/quote-with-errors.html": (422, "Corrija los campos marcados abajo."),
+    "answers/es/contact-with-errors.html": (422, "Corrija los campos marcados abajo."),
+    "answers/es/coi-with-errors.html": (422, "Corrija los campos marcados abajo."),
+    "answers/es/quote-details-offer.html": (200, '<html lang="es">'),
+    "answers/es/not-found.html": (404, "Página no encontrada"),
+    "answers/es/blog-not-found.html": (404, "Artículo no encontrado"),
 }
 
 
