@@ -1,20 +1,26 @@
-// The blog list's search box, category filter, featured card and grid. Search is case-insensitive over the title
-// and the full text (fetched once, on first use, from the build's search index); the category must match too.
-// The state lives in the URL (?q=...&category=...) so a filtered list can be shared.
+// The blog list's search box, category filter, featured card and grid. Search ignores case and accents ("camion"
+// finds "camión") over the title and the full text (fetched once, on first use, from the build's search index); the
+// category must match too. The state lives in the URL (?q=...&category=...) so a filtered list can be shared.
+import { t } from '@i18n/islands';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Icon } from '../ui/Icon';
 import { PostCard, type PostCardData } from '../ui/PostCard';
 
-export const ALL_CATEGORIES = 'All Categories';
-
 export interface BlogExplorerProps {
   posts: (PostCardData & { slug: string; featured: boolean })[];
+  /** The categories' labels in the page's language, as each post's `category` shows them (compared as they are). */
   categories: string[];
   searchIndexUrl: string;
 }
 
+/** Text as search compares it: lower case, accents and other combining marks dropped (NFD splits them off). */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 export default function BlogExplorer({ posts, categories, searchIndexUrl }: BlogExplorerProps) {
-  const [category, setCategory] = useState(ALL_CATEGORIES);
+  // null: every category. A label of its own would be a value a category's label could take, in some language.
+  const [category, setCategory] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [texts, setTexts] = useState<Record<string, string> | null>(null);
   const indexRequested = useRef(false);
@@ -50,29 +56,34 @@ export default function BlogExplorer({ posts, categories, searchIndexUrl }: Blog
     const url = new URL(window.location.href);
     if (query) url.searchParams.set('q', query);
     else url.searchParams.delete('q');
-    if (category !== ALL_CATEGORIES) url.searchParams.set('category', category);
+    if (category !== null) url.searchParams.set('category', category);
     else url.searchParams.delete('category');
     window.history.replaceState(null, '', url);
   }, [query, category]);
 
-  const needle = query.trim().toLowerCase();
-  const isDefault = category === ALL_CATEGORIES && needle === '';
+  const needle = fold(query.trim());
+  const isDefault = category === null && needle === '';
   const featured = isDefault ? posts.find((p) => p.featured) : undefined;
 
+  // Each post's title and text folded once (the full texts are long), not at every keystroke.
+  const haystacks = useMemo(
+    () => new Map(posts.map((post) => [post.slug, { title: fold(post.title), body: fold(texts?.[post.slug] ?? post.excerpt) }])),
+    [posts, texts],
+  );
   const matches = useMemo(
     () =>
       posts.filter((post) => {
-        if (category !== ALL_CATEGORIES && post.category !== category) return false;
+        if (category !== null && post.category !== category) return false;
         if (!needle) return true;
-        const body = texts?.[post.slug] ?? post.excerpt;
-        return post.title.toLowerCase().includes(needle) || body.toLowerCase().includes(needle);
+        const folded = haystacks.get(post.slug);
+        return Boolean(folded && (folded.title.includes(needle) || folded.body.includes(needle)));
       }),
-    [posts, category, needle, texts],
+    [posts, category, needle, haystacks],
   );
   const grid = featured ? matches.filter((p) => p !== featured) : matches;
 
   const reset = () => {
-    setCategory(ALL_CATEGORIES);
+    setCategory(null);
     setQuery('');
   };
 
@@ -82,7 +93,7 @@ export default function BlogExplorer({ posts, categories, searchIndexUrl }: Blog
         <div className="container-site">
           <form role="search" className="mx-auto max-w-2xl" onSubmit={(event) => event.preventDefault()}>
             <label htmlFor="blog-search" className="sr-only">
-              Search articles
+              {t('Search articles')}
             </label>
             <div className="relative">
               <Icon name="search" className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-muted" />
@@ -91,7 +102,7 @@ export default function BlogExplorer({ posts, categories, searchIndexUrl }: Blog
                 type="search"
                 name="q"
                 value={query}
-                placeholder="Search articles..."
+                placeholder={t('Search articles...')}
                 autoComplete="off"
                 onFocus={loadIndex}
                 onChange={(event) => {
@@ -106,27 +117,27 @@ export default function BlogExplorer({ posts, categories, searchIndexUrl }: Blog
       </div>
 
       <div className="container-site py-10">
-        <div role="group" aria-label="Filter by category" className="flex flex-wrap justify-center gap-2">
-          {[ALL_CATEGORIES, ...categories].map((name) => (
+        <div role="group" aria-label={t('Filter by category')} className="flex flex-wrap justify-center gap-2">
+          {[{ label: t('All Categories'), value: null }, ...categories.map((name) => ({ label: name, value: name }))].map(({ label, value }) => (
             <button
-              key={name}
+              key={value ?? ''}
               type="button"
-              aria-pressed={category === name}
-              onClick={() => setCategory(name)}
+              aria-pressed={category === value}
+              onClick={() => setCategory(value)}
               className="rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-ink hover:border-navy aria-pressed:border-navy aria-pressed:bg-navy aria-pressed:text-white"
             >
-              {name}
+              {label}
             </button>
           ))}
         </div>
         <p role="status" className="mt-6 text-center text-sm text-muted">
-          {isDefault ? `${posts.length} articles` : `Showing ${matches.length} of ${posts.length} articles`}
+          {isDefault ? t('{count} articles', { count: posts.length }) : t('Showing {shown} of {total} articles', { shown: matches.length, total: posts.length })}
         </p>
 
         {featured && (
           <section aria-labelledby="featured-heading" className="mt-8">
             <h2 id="featured-heading" className="mb-4 text-2xl font-bold">
-              Featured Article
+              {t('Featured Article')}
             </h2>
             <PostCard post={featured} featured />
           </section>
@@ -135,16 +146,16 @@ export default function BlogExplorer({ posts, categories, searchIndexUrl }: Blog
         {matches.length === 0 ? (
           <div className="mx-auto mt-12 max-w-md rounded-2xl border border-dashed border-slate-300 p-10 text-center">
             <Icon name="search" className="mx-auto size-10 text-muted" />
-            <h2 className="mt-4 text-2xl font-bold">No articles found</h2>
-            <p className="mt-2 text-muted">Try adjusting your search or category filter</p>
+            <h2 className="mt-4 text-2xl font-bold">{t('No articles found')}</h2>
+            <p className="mt-2 text-muted">{t('Try adjusting your search or category filter')}</p>
             <button type="button" onClick={reset} className="mt-6 rounded-lg bg-navy px-5 py-2.5 font-semibold text-white hover:bg-ink">
-              Reset Filters
+              {t('Reset Filters')}
             </button>
           </div>
         ) : (
           <section aria-labelledby="latest-heading" className="mt-12">
             <h2 id="latest-heading" className="mb-4 text-2xl font-bold">
-              {isDefault ? 'Latest Articles' : 'Matching Articles'}
+              {isDefault ? t('Latest Articles') : t('Matching Articles')}
             </h2>
             <div className="grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
               {grid.map((post) => (

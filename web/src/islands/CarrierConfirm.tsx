@@ -5,6 +5,7 @@
 // is posted with the form as `carrier_answer` (yes / no / unanswered): after No the lead keeps no carrier snapshot.
 // `data-lookup` says where the lookup of the number in the field is (`done` once its answer was handled).
 import { quoteForm } from '@contract';
+import { t } from '@i18n/islands';
 import type { KeyboardEvent } from 'react';
 import { fillIfEmpty, useCarrierLookup } from './useCarrierLookup';
 
@@ -38,13 +39,13 @@ export function CarrierConfirm({ idPrefix }: { idPrefix: string }) {
       <div id={id('carrier')} role="status" aria-live="polite" aria-atomic="true">
         {carrier && (
           <>
-            <p className="font-semibold">Is this your company?</p>
+            <p className="font-semibold">{t('Is this your company?')}</p>
             <p className="mt-1">
               <span className="font-medium">{carrier.legal_name}</span>
-              {carrier.dba_name && <span className="text-muted"> (doing business as {carrier.dba_name})</span>}
+              {carrier.dba_name && <span className="text-muted">{` ${t('(doing business as {name})', { name: carrier.dba_name })}`}</span>}
             </p>
             <p className="text-muted">
-              {[place, units === null || units === undefined ? '' : `${units} power unit${units === 1 ? '' : 's'}`].filter(Boolean).join(' · ')}
+              {[place, units === null || units === undefined ? '' : units === 1 ? t('1 power unit') : t('{count} power units', { count: units })].filter(Boolean).join(' · ')}
             </p>
           </>
         )}
@@ -52,10 +53,10 @@ export function CarrierConfirm({ idPrefix }: { idPrefix: string }) {
       {carrier && (
         <div className="mt-3 flex gap-2" role="group" aria-labelledby={id('carrier')}>
           <button type="button" onClick={() => answered(true)} className="rounded-lg bg-navy px-4 py-2 text-sm font-semibold text-white hover:bg-ink">
-            Yes, that's us
+            {t("Yes, that's us")}
           </button>
           <button type="button" onClick={() => answered(false)} className="rounded-lg border-2 border-navy px-4 py-2 text-sm font-semibold text-navy hover:bg-navy hover:text-white">
-            No
+            {t('No')}
           </button>
         </div>
       )}

@@ -2,7 +2,8 @@
 // holds the certificate and by when. It posts JSON to the leads API and shows toasts; without JavaScript it is a
 // plain form post. Rendered with `template` it becomes the no-JavaScript correction page's form.
 import { coiForm, type CoiField } from '@contract';
-import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { t } from '@i18n/islands';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
@@ -22,9 +23,9 @@ export default function CoiForm({ template = false }: CoiFormProps) {
     // Unticked checkboxes are absent from the form's fields: sent as false, as the server reads them.
     body: (fields) => ({ ...fields, additional_insured: fields.additional_insured === 'true', waiver_of_subrogation: fields.waiver_of_subrogation === 'true' }),
     toasts: {
-      created: { title: 'Certificate request received!', description: 'We will e-mail the certificate, usually the same business day.', variant: 'success' },
+      created: { title: t('Certificate request received!'), description: t('We will e-mail the certificate, usually the same business day.'), variant: 'success' },
       rateLimited: coiForm.rateLimitMessage,
-      failed: { title: 'Submission Error', description: coiForm.failureMessage, variant: 'destructive' },
+      failed: { title: t('Submission Error'), description: coiForm.failureMessage, variant: 'destructive' },
     },
   });
 
@@ -71,36 +72,37 @@ export default function CoiForm({ template = false }: CoiFormProps) {
   return (
     <form {...formProps} noValidate aria-labelledby="coi-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
       <h2 id="coi-form-heading" className="text-2xl font-bold">
-        Request a Certificate
+        {t('Request a Certificate')}
       </h2>
-      <p className="mt-1 text-sm text-muted">For existing clients. Fields not marked optional are required.</p>
+      <p className="mt-1 text-sm text-muted">{t('For existing clients. Fields not marked optional are required.')}</p>
       <fieldset className="mt-5 grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-lg font-semibold">You</legend>
-        {text('name', 'Your Name', { autoComplete: 'name' })}
-        {text('email', 'Email (we send the certificate here)', { type: 'email', autoComplete: 'email' })}
-        {text('phone', 'Phone', { optional: true, type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
+        <legend className="mb-2 text-lg font-semibold">{t('You')}</legend>
+        {text('name', t('Your Name'), { autoComplete: 'name' })}
+        {text('email', t('Email (we send the certificate here)'), { type: 'email', autoComplete: 'email' })}
+        {text('phone', t('Phone'), { optional: true, type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
       </fieldset>
       <fieldset className="mt-6 grid gap-4 sm:grid-cols-2">
-        <legend className="mb-2 text-lg font-semibold">The insured</legend>
-        {text('insured_name', 'Insured Name (as on the policy)', { autoComplete: 'organization' })}
-        {text('dot_number', 'DOT Number', { optional: true, hint: '1-8 digits.', inputMode: 'numeric' })}
+        <legend className="mb-2 text-lg font-semibold">{t('The insured')}</legend>
+        {text('insured_name', t('Insured Name (as on the policy)'), { autoComplete: 'organization' })}
+        {text('dot_number', t('DOT Number'), { optional: true, hint: t('1-8 digits.'), inputMode: 'numeric' })}
       </fieldset>
       <fieldset className="mt-6 grid gap-4">
-        <legend className="mb-2 text-lg font-semibold">The certificate holder</legend>
-        {text('certificate_holder', 'Certificate Holder (broker, shipper, lessor...)')}
-        <Field id={id('holder_address')} label="Holder's Mailing Address" error={error('holder_address')}>
+        <legend className="mb-2 text-lg font-semibold">{t('The certificate holder')}</legend>
+        {text('certificate_holder', t('Certificate Holder (broker, shipper, lessor...)'))}
+        <Field id={id('holder_address')} label={t("Holder's Mailing Address")} error={error('holder_address')}>
           <textarea id={id('holder_address')} name="holder_address" rows={3} required={rules.holder_address.required} maxLength={rules.holder_address.maxLength} defaultValue={value('holder_address')} className={inputClass} {...describedBy(id('holder_address'), { error: errors.holder_address })} />
         </Field>
-        {checkbox('additional_insured', 'Add the holder as additional insured', 'Only if their contract asks for it; we check your policy allows it.')}
-        {checkbox('waiver_of_subrogation', 'Include a waiver of subrogation', 'Only if their contract asks for it.')}
-        <div className="sm:max-w-xs">{text('needed_by', 'Needed By', { type: 'date' })}</div>
-        <Field id={id('notes')} label="Notes" optional error={error('notes')}>
+        {checkbox('additional_insured', t('Add the holder as additional insured'), t('Only if their contract asks for it; we check your policy allows it.'))}
+        {checkbox('waiver_of_subrogation', t('Include a waiver of subrogation'), t('Only if their contract asks for it.'))}
+        <div className="sm:max-w-xs">{text('needed_by', t('Needed By'), { type: 'date' })}</div>
+        <Field id={id('notes')} label={t('Notes')} optional error={error('notes')}>
           <textarea id={id('notes')} name="notes" rows={3} maxLength={rules.notes.maxLength} defaultValue={value('notes')} className={inputClass} {...describedBy(id('notes'), { error: errors.notes })} />
         </Field>
       </fieldset>
       <Honeypot id={id('website')} />
+      <LocaleInput />
       <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
-        {busy ? 'Sending...' : 'Request Certificate'}
+        {busy ? t('Sending...') : t('Request Certificate')}
       </button>
     </form>
   );

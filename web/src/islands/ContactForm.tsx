@@ -1,7 +1,8 @@
 // The contact form on /contact: all four fields required, the server's first error per field shown inline,
 // the spec's toasts for success, rate limit and failure. Without JavaScript it is a plain form post.
 import { contactForm, type ContactField } from '@contract';
-import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { t } from '@i18n/islands';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
@@ -19,9 +20,9 @@ export default function ContactForm({ template = false }: ContactFormProps) {
     endpoint: contactForm.endpoint,
     template,
     toasts: {
-      created: { title: 'Message received!', description: "Thank you for contacting us. We'll respond shortly.", variant: 'success' },
+      created: { title: t('Message received!'), description: t("Thank you for contacting us. We'll respond shortly."), variant: 'success' },
       rateLimited: contactForm.rateLimitMessage,
-      failed: { title: 'Submission Error', description: contactForm.failureMessage, variant: 'destructive' },
+      failed: { title: t('Submission Error'), description: contactForm.failureMessage, variant: 'destructive' },
     },
   });
 
@@ -29,30 +30,31 @@ export default function ContactForm({ template = false }: ContactFormProps) {
   return (
     <form {...formProps} noValidate aria-labelledby="contact-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
       <h2 id="contact-form-heading" className="text-2xl font-bold">
-        Send Us a Message
+        {t('Send Us a Message')}
       </h2>
-      <p className="mt-1 text-sm text-muted">All fields are required. We reply within 24 hours.</p>
+      <p className="mt-1 text-sm text-muted">{t('All fields are required. We reply within 24 hours.')}</p>
       <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        <Field id={id('name')} label="Full Name" error={error('name')}>
+        <Field id={id('name')} label={t('Full Name')} error={error('name')}>
           <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
         </Field>
-        <Field id={id('email')} label="Email Address" error={error('email')}>
+        <Field id={id('email')} label={t('Email Address')} error={error('email')}>
           <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
         </Field>
         <div className="sm:col-span-2">
-          <Field id={id('subject')} label="Subject" error={error('subject')}>
+          <Field id={id('subject')} label={t('Subject')} error={error('subject')}>
             <input id={id('subject')} name="subject" type="text" required={rules.subject.required} maxLength={rules.subject.maxLength} autoComplete="off" defaultValue={value('subject')} className={inputClass} {...describedBy(id('subject'), { error: errors.subject })} />
           </Field>
         </div>
         <div className="sm:col-span-2">
-          <Field id={id('message')} label="Message" error={error('message')}>
+          <Field id={id('message')} label={t('Message')} error={error('message')}>
             <textarea id={id('message')} name="message" rows={5} required={rules.message.required} maxLength={rules.message.maxLength} defaultValue={value('message')} className={inputClass} {...describedBy(id('message'), { error: errors.message })} />
           </Field>
         </div>
       </div>
       <Honeypot id={id('website')} />
+      <LocaleInput />
       <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
-        {busy ? 'Sending...' : 'Send Message'}
+        {busy ? t('Sending...') : t('Send Message')}
       </button>
     </form>
   );

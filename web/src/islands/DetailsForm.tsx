@@ -2,7 +2,8 @@
 // optional. Inside the quote island's thank-you state (JavaScript, `token` from the 201 answer) and on the quote's
 // no-JavaScript thank-you page, rendered as a template whose markers the server fills (the token among them).
 import { detailsChoices, detailsForm, type DetailsField } from '@contract';
-import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { t } from '@i18n/islands';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { useLeadForm } from './useLeadForm';
 
 const rules = detailsForm.fields;
@@ -27,9 +28,9 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
     body: (fields) => ({ ...fields, commodities: commoditiesOf(formId) }),
     onCreated: () => onDone?.(),
     toasts: {
-      created: { title: 'Details received!', description: 'Thank you: your specialist has what the underwriters ask for.', variant: 'success' },
+      created: { title: t('Details received!'), description: t('Thank you: your specialist has what the underwriters ask for.'), variant: 'success' },
       rateLimited: detailsForm.rateLimitMessage,
-      failed: { title: 'Submission Error', description: detailsForm.failureMessage, variant: 'destructive' },
+      failed: { title: t('Submission Error'), description: detailsForm.failureMessage, variant: 'destructive' },
     },
   });
   const id = (name: DetailsField | 'website' | 'heading') => `${idPrefix}-${name}`;
@@ -49,7 +50,7 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
     <Field id={id(name)} label={label} optional error={error(name)}>
       {/* No default in the template: the server marks the chosen option, and a select may have one selected only. */}
       <select id={id(name)} name={name} defaultValue={template ? undefined : ''} className={inputClass} {...described(name)}>
-        <option value="">Choose...</option>
+        <option value="">{t('Choose...')}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -62,23 +63,24 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
   return (
     <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">
       <h2 id={id('heading')} className="text-2xl font-bold">
-        Speed up your quote
+        {t('Speed up your quote')}
       </h2>
-      <p className="mt-1 text-sm text-muted">Optional. Everything here is what an underwriter asks on the first call; send what you know.</p>
+      <p className="mt-1 text-sm text-muted">{t('Optional. Everything here is what an underwriter asks on the first call; send what you know.')}</p>
       <input type="hidden" name="details_token" defaultValue={template ? value('details_token') : (token ?? '')} />
       <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        <Field id={id('mc_number')} label="MC Number" optional error={error('mc_number')}>
+        <Field id={id('mc_number')} label={t('MC Number')} optional error={error('mc_number')}>
           <input id={id('mc_number')} name="mc_number" type="text" inputMode="numeric" autoComplete="off" defaultValue={value('mc_number')} className={inputClass} {...described('mc_number')} />
         </Field>
-        {number('years_in_business', 'Years in Business')}
-        {select('radius', 'Operating Radius', detailsChoices.radius)}
-        <Field id={id('operating_states')} label="States You Operate In" optional hint="Two-letter codes, such as TX, OK, NM." error={error('operating_states')}>
+        {number('years_in_business', t('Years in Business'))}
+        {select('radius', t('Operating Radius'), detailsChoices.radius)}
+        <Field id={id('operating_states')} label={t('States You Operate In')} optional hint={t('Two-letter codes, such as TX, OK, NM.')} error={error('operating_states')}>
           <input id={id('operating_states')} name="operating_states" type="text" autoComplete="off" maxLength={rules.operating_states.maxLength} defaultValue={value('operating_states')} className={inputClass} {...described('operating_states', true)} />
         </Field>
       </div>
       <fieldset className="mt-5" aria-describedby={`${id('commodities')}-error`}>
         <legend className="text-sm font-semibold">
-          Commodities You Haul <span className="font-normal text-muted">(optional)</span>
+          {`${t('Commodities You Haul')} `}
+          <span className="font-normal text-muted">{t('(optional)')}</span>
         </legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           {detailsChoices.commodities.map((choice) => (
@@ -93,27 +95,28 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
         </p>
       </fieldset>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
-        <Field id={id('commodities_other')} label="Other Commodities" optional hint="If you chose Other." error={error('commodities_other')}>
+        <Field id={id('commodities_other')} label={t('Other Commodities')} optional hint={t('If you chose Other.')} error={error('commodities_other')}>
           <input id={id('commodities_other')} name="commodities_other" type="text" autoComplete="off" maxLength={rules.commodities_other.maxLength} defaultValue={value('commodities_other')} className={inputClass} {...described('commodities_other', true)} />
         </Field>
-        {select('hazmat', 'Hazardous Materials', [
-          { value: 'yes', label: 'Yes, we haul hazmat' },
-          { value: 'no', label: 'No hazmat' },
+        {select('hazmat', t('Hazardous Materials'), [
+          { value: 'yes', label: t('Yes, we haul hazmat') },
+          { value: 'no', label: t('No hazmat') },
         ])}
-        {number('power_units', 'Power Units')}
-        {number('trailers', 'Trailers')}
-        {number('drivers', 'Drivers')}
-        {number('claims_3y', 'Claims in the Last 3 Years')}
-        <Field id={id('current_insurer')} label="Current Insurer" optional error={error('current_insurer')}>
+        {number('power_units', t('Power Units'))}
+        {number('trailers', t('Trailers'))}
+        {number('drivers', t('Drivers'))}
+        {number('claims_3y', t('Claims in the Last 3 Years'))}
+        <Field id={id('current_insurer')} label={t('Current Insurer')} optional error={error('current_insurer')}>
           <input id={id('current_insurer')} name="current_insurer" type="text" autoComplete="off" maxLength={rules.current_insurer.maxLength} defaultValue={value('current_insurer')} className={inputClass} {...described('current_insurer')} />
         </Field>
-        {date('policy_expiration', 'Current Policy Expires')}
-        {date('effective_date', 'New Policy Should Start')}
-        {select('best_time_to_call', 'Best Time to Call', detailsChoices.bestTimeToCall)}
+        {date('policy_expiration', t('Current Policy Expires'))}
+        {date('effective_date', t('New Policy Should Start'))}
+        {select('best_time_to_call', t('Best Time to Call'), detailsChoices.bestTimeToCall)}
       </div>
       <Honeypot id={id('website')} />
+      <LocaleInput />
       <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light disabled:cursor-wait disabled:opacity-70">
-        {busy ? 'Sending...' : 'Send Details'}
+        {busy ? t('Sending...') : t('Send Details')}
       </button>
     </form>
   );

@@ -2,7 +2,8 @@
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
 import { markers, quoteForm, type QuoteField } from '@contract';
-import { describedBy, Field, Honeypot, inputClass } from '../ui/Field';
+import { t } from '@i18n/islands';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { useState } from 'react';
 import DetailsForm from './DetailsForm';
 import { useLeadForm } from './useLeadForm';
@@ -30,7 +31,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
     endpoint: quoteForm.endpoint,
     template,
     refuse: (fields) =>
-      fields.consent ? undefined : { title: 'Consent Required', description: 'Please agree to our communication terms to proceed.', variant: 'destructive' },
+      fields.consent ? undefined : { title: t('Consent Required'), description: t('Please agree to our communication terms to proceed.'), variant: 'destructive' },
     body: (fields) => ({ ...fields, consent: true }),
     // The thank-you state: "Speed up your quote" with the token the 201 answer carries.
     onCreated: (answer) => {
@@ -38,8 +39,8 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
       setDetailsSent(false);
     },
     toasts: {
-      created: { title: 'Quote request submitted!', description: 'A trucking insurance specialist will contact you shortly.', variant: 'success' },
-      failed: { title: 'Submission Error', description: quoteForm.failureMessage, variant: 'destructive' },
+      created: { title: t('Quote request submitted!'), description: t('A trucking insurance specialist will contact you shortly.'), variant: 'success' },
+      failed: { title: t('Submission Error'), description: quoteForm.failureMessage, variant: 'destructive' },
     },
   });
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -57,23 +58,23 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
         <h2 id={headingId} className={`font-bold ${compact ? 'text-xl' : 'text-2xl'}`}>
           {heading}
         </h2>
-        <p className="mt-1 text-sm text-muted">Free and without obligation. Most quotes within 24 hours.</p>
+        <p className="mt-1 text-sm text-muted">{t('Free and without obligation. Most quotes within 24 hours.')}</p>
         <div className={`mt-5 grid gap-4 ${compact ? '' : 'sm:grid-cols-2'}`}>
-          <Field id={id('name')} label="Full Name" error={error('name')}>
+          <Field id={id('name')} label={t('Full Name')} error={error('name')}>
             <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} minLength={rules.name.minLength} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
           </Field>
-          <Field id={id('email')} label="Email" error={error('email')}>
+          <Field id={id('email')} label={t('Email')} error={error('email')}>
             <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
           </Field>
-          <Field id={id('phone')} label="Phone" optional error={error('phone')}>
+          <Field id={id('phone')} label={t('Phone')} optional error={error('phone')}>
             <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={rules.phone.maxLength} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />
           </Field>
-          <Field id={id('company')} label="Company" optional error={error('company')}>
+          <Field id={id('company')} label={t('Company')} optional error={error('company')}>
             <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={rules.company.maxLength} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
           </Field>
-          <Field id={id('insurance_type')} label="Insurance Type" error={error('insurance_type')}>
+          <Field id={id('insurance_type')} label={t('Insurance Type')} error={error('insurance_type')}>
             <select id={id('insurance_type')} name="insurance_type" required={rules.insurance_type.required} defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
-              <option value="">Select insurance type</option>
+              <option value="">{t('Select insurance type')}</option>
               {insuranceOptions.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -81,17 +82,18 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
               ))}
             </select>
           </Field>
-          <Field id={id('vehicle_count')} label="Number of Vehicles" error={error('vehicle_count')}>
+          <Field id={id('vehicle_count')} label={t('Number of Vehicles')} error={error('vehicle_count')}>
             <input id={id('vehicle_count')} name="vehicle_count" type="number" min={rules.vehicle_count.min} step={1} required={rules.vehicle_count.required} inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
           </Field>
           <div className={compact ? '' : 'sm:col-span-2'}>
-            <Field id={id('dot_number')} label="DOT Number" optional hint="For trucking businesses with a USDOT number (1-8 digits)." error={error('dot_number')}>
+            <Field id={id('dot_number')} label={t('DOT Number')} optional hint={t('For trucking businesses with a USDOT number (1-8 digits).')} error={error('dot_number')}>
               <input id={id('dot_number')} name="dot_number" type="text" inputMode="numeric" pattern={rules.dot_number.pattern} maxLength={rules.dot_number.maxLength} autoComplete="off" defaultValue={value('dot_number')} className={inputClass} {...describedBy(id('dot_number'), { hint: true, error: errors.dot_number })} />
             </Field>
             <CarrierConfirm idPrefix={idPrefix} />
           </div>
         </div>
         <Honeypot id={id('website')} />
+        <LocaleInput />
         <div className="mt-5 flex gap-3">
           <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill={markers.consentFill} className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
           <div>
@@ -107,7 +109,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           {...buttonProps}
           className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light disabled:cursor-wait disabled:opacity-70"
         >
-          {busy ? 'Processing...' : 'Get My Free Quote'}
+          {busy ? t('Processing...') : t('Get My Free Quote')}
         </button>
       </form>
       {detailsToken && !detailsSent && (

@@ -1,6 +1,7 @@
 // The notification area: one toast at a time (spec: "toasts are shown one at a time"), always the newest: a new
 // toast replaces the one on screen at once, so a success never waits behind an earlier error. Each stays a few
 // seconds or until dismissed, announced politely, or assertively for errors.
+import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../ui/Icon';
 import { TOAST_EVENT, toasterListening, type ToastMessage } from './toast';
@@ -46,7 +47,7 @@ export default function Toaster() {
         <p className="font-semibold">{current.title}</p>
         {current.description && <p className={`mt-1 text-sm ${destructive ? 'text-white' : 'text-muted'}`}>{current.description}</p>}
       </div>
-      <button type="button" onClick={dismiss} className="-m-1 rounded p-1" aria-label="Dismiss notification">
+      <button type="button" onClick={dismiss} className="-m-1 rounded p-1" aria-label={t('Dismiss notification')}>
         <Icon name="close" className="size-4" />
       </button>
     </div>

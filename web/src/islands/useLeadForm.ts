@@ -3,8 +3,10 @@
 // the visit's first page by ../enhance/attribution), and the server's answer turned into errors under the fields or
 // a toast: 201 resets the form, 422 marks the fields, 429 says to wait, anything else (503, no network) says it
 // failed. The forms keep only what differs: their fields and their toasts' words. With `template` the form is the
-// no-JavaScript error page's, whose markers the server fills in.
+// no-JavaScript error page's, whose markers the server fills in. The body is the form's own fields, so it carries the
+// page's language from each form's <LocaleInput> (ui/Field), as the no-JavaScript post does.
 import { markers } from '@contract';
+import { t } from '@i18n/islands';
 import { useRef, useState, type FormEvent } from 'react';
 import { readAttribution } from '../enhance/attribution';
 import { showToast, type ToastMessage } from './toast';
@@ -66,12 +68,12 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
       showToast(toasts.created);
       onCreated?.(result.body);
     } else if (result.kind === 'refused') {
-      showToast({ title: 'Not Sent', description: result.message, variant: 'destructive' });
+      showToast({ title: t('Not Sent'), description: result.message, variant: 'destructive' });
     } else if (result.kind === 'invalid') {
       setErrors(result.errors);
       focusFirstError(form, result.errors);
     } else if (result.kind === 'rate-limited') {
-      showToast({ title: 'Too Many Attempts', description: result.message || toasts.rateLimited, variant: 'destructive' });
+      showToast({ title: t('Too Many Attempts'), description: result.message || toasts.rateLimited, variant: 'destructive' });
     } else {
       showToast(toasts.failed);
     }

@@ -1,7 +1,8 @@
 // A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
 // `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
-// Also the forms' honeypot field.
-import { honeypot } from '@contract';
+// Also the forms' honeypot field and the hidden field that says the page's language.
+import { honeypot, locale } from '@contract';
+import { t } from '@i18n/islands';
 import type { ReactNode } from 'react';
 
 export const inputClass =
@@ -26,7 +27,7 @@ export function Field({
     <div>
       <label htmlFor={id} className="block text-sm font-semibold text-ink">
         {label}
-        {optional && <span className="font-normal text-muted"> (optional)</span>}
+        {optional && <span className="font-normal text-muted">{` ${t('(optional)')}`}</span>}
       </label>
       {children}
       {hint && (
@@ -53,8 +54,16 @@ export function describedBy(id: string, { hint = false, error }: { hint?: boolea
 export function Honeypot({ id }: { id: string }) {
   return (
     <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-      <label htmlFor={id}>Website</label>
+      <label htmlFor={id}>{t('Website')}</label>
       <input id={id} name={honeypot} type="text" tabIndex={-1} autoComplete="off" />
     </div>
   );
+}
+
+/**
+ * The page's language (`locale` of @contract), inside every lead form: posted with the form, as JSON (useLeadForm
+ * sends the form's fields) and without JavaScript alike, so the server answers its messages in that language.
+ */
+export function LocaleInput() {
+  return <input type="hidden" name={locale.field} value={locale.code} />;
 }

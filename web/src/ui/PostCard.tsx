@@ -1,4 +1,5 @@
 // A blog post card, used by pages on the server and by the BlogExplorer island: plain data in, no content import.
+import { t } from '@i18n/islands';
 import { Card } from './Card';
 import { Icon } from './Icon';
 
@@ -49,7 +50,8 @@ export function PostCard({ post, headingLevel = 3, featured = false }: { post: P
             {post.author}
           </span>
           <span className="flex items-center gap-1 font-semibold text-steel" aria-hidden="true">
-            Read More <Icon name="arrowRight" className="size-4" />
+            {`${t('Read More')} `}
+            <Icon name="arrowRight" className="size-4" />
           </span>
         </p>
       </div>
