@@ -90,11 +90,11 @@ fn every_page_exists_in_both_languages_and_names_its_counterpart_both_ways() {
             "{path}: alternates"
         );
         // The switch leads to the same page in the other language, named in that language.
-        let switch = attribute_of(&html, "data-language-switch", "href")
+        let switch = attribute_of(&html, "data-language-switch=\"\"", "href")
             .unwrap_or_else(|| panic!("{path}: no switch"));
         assert_eq!(switch, counterpart(path), "{path}: language switch");
         assert_eq!(
-            attribute_of(&html, "data-language-switch", "lang"),
+            attribute_of(&html, "data-language-switch=\"\"", "lang"),
             Some(other),
             "{path}"
         );

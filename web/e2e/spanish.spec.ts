@@ -40,12 +40,12 @@ test('the language switch leads to the same page in the other language and back'
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   const menu = page.locator('nav[aria-label="Main"], details:has(nav)').first();
   if (!(await page.locator('nav[aria-label="Main"]').isVisible())) await menu.locator('summary').click();
-  await page.locator('[data-language-switch]:visible').first().click();
+  await page.locator('a[data-language-switch]').filter({ visible: true }).first().click();
   await expect(page).toHaveURL(/\/es\/products\/hotshot-insurance$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveAttribute('href', /\/products\/hotshot-insurance$/);
   if (!(await page.locator('nav[aria-label="Principal"]').isVisible())) await page.locator('details:has(nav) > summary').first().click();
-  await page.locator('[data-language-switch]:visible').first().click();
+  await page.locator('a[data-language-switch]').filter({ visible: true }).first().click();
   await expect(page).toHaveURL(/\/products\/hotshot-insurance$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   console.check();
