@@ -29,17 +29,12 @@ fn main() {
         println!("cargo:rerun-if-changed={watched}");
     }
 
-    let content = content::load(&root.join("content"), build_date()).unwrap_or_else(|problems| {
-        eprintln!(
-            "\nThe content in content/ has {} problem(s):",
-            problems.len()
-        );
-        for problem in &problems {
-            eprintln!("  - {problem}");
-        }
-        eprintln!();
-        std::process::exit(1);
-    });
+    let content_dir = root.join("content");
+    let today = build_date();
+    let content = content::load(&content_dir, today).unwrap_or_else(|problems| stop(&problems));
+    // The Spanish pages' content (content/es/): checked against the English, every file, its shape and its review.
+    let spanish = content::load_translation(&content_dir, &content, today)
+        .unwrap_or_else(|problems| stop(&problems));
     // The facts the server includes itself (src/leads, src/site.rs).
     let forms = &content.forms;
     let insurance_types: Vec<&str> = forms
@@ -56,12 +51,12 @@ fn main() {
         // The server stores the consent text with each lead: the same words the form shows.
         ("consent.txt", forms.consent_text.as_str()),
         ("consent-version.txt", forms.consent_version.as_str()),
-        // TEMPORARY until the Spanish content loader lands
+        // ... and the Spanish form's, with its own version, for a lead that was shown them.
+        ("consent.es.txt", spanish.forms.consent_text.as_str()),
         (
-            "consent.es.txt",
-            "[PLACEHOLDER, not the agency's text] Acepto que me contacten por teléfono, mensaje de texto y correo electrónico sobre mi cotización de seguro.",
+            "consent-version.es.txt",
+            spanish.forms.consent_version.as_str(),
         ),
-        ("consent-version.es.txt", "2026-11-01-es"),
         // The quote form's insurance type values, which the server accepts (one per line).
         ("insurance-types.txt", &insurance_types.join("\n")),
         // The base URL the pages are built with; the server rewrites it when configured with another.
@@ -80,8 +75,8 @@ fn main() {
     write_file(&content_json, json.as_bytes());
     // The Vite dev server (README: front-end edit loop) reads the same document from a fixed, git-ignored place.
     write_file(&root.join("web/.generated/content.json"), json.as_bytes());
-    // TEMPORARY until the Spanish content loader lands: the Spanish build reads the English document.
     let content_es_json = out_dir.join("content.es.json");
+    let json = content::to_json(&spanish);
     write_file(&content_es_json, json.as_bytes());
     write_file(
         &root.join("web/.generated/content.es.json"),
@@ -123,6 +118,19 @@ fn main() {
             ),
         "building the web app (web/scripts/build.mjs)",
     );
+}
+
+/// Stops the build listing the content's problems.
+fn stop(problems: &[String]) -> ! {
+    eprintln!(
+        "\nThe content in content/ has {} problem(s):",
+        problems.len()
+    );
+    for problem in problems {
+        eprintln!("  - {problem}");
+    }
+    eprintln!();
+    std::process::exit(1);
 }
 
 /// Today (UTC), or the day of `SOURCE_DATE_EPOCH` for a reproducible build.

@@ -50,9 +50,28 @@ pub(crate) fn read_text(file: &Path, problems: &mut Problems) -> Option<String> 
 
 pub(crate) fn read_toml<T: DeserializeOwned>(file: &Path, problems: &mut Problems) -> Option<T> {
     let text = read_text(file, problems)?;
-    toml::from_str(&text)
+    from_toml(&text)
         .map_err(|error| problems.add(file, error.to_string().trim_end()))
         .ok()
+}
+
+/// TOML into `T`, leaving out a translation's `translation_of` line (checked by `translations`, not part of the
+/// model); the line is blanked rather than removed, so that a parse error names the line a text editor shows.
+fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
+    if !text.contains(crate::translations::KEY) {
+        return toml::from_str(text);
+    }
+    let blanked: Vec<&str> = text
+        .split('\n')
+        .map(|line| {
+            if crate::translations::is_key_line(line) {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect();
+    toml::from_str(&blanked.join("\n"))
 }
 
 /// Reads a Markdown file's front matter into `T`, and its body.
@@ -64,7 +83,7 @@ pub(crate) fn read_front_matter<T: DeserializeOwned>(
     let (front, body) = split_front_matter(&text)
         .map_err(|problem| problems.add(file, problem))
         .ok()?;
-    let front = toml::from_str(front)
+    let front = from_toml(front)
         .map_err(|error| {
             problems.add(
                 file,

@@ -21,7 +21,9 @@ mod posts;
 mod problems;
 mod products;
 mod promises;
+mod shape;
 mod site;
+mod translations;
 mod typescript;
 
 use std::collections::HashSet;
@@ -39,14 +41,64 @@ use problems::Problems;
 /// Reads and checks the content folder `dir` as of the build date `today` (the offers' validity is checked against
 /// it). Every problem found, as `<file>: <problem>` with the file named from `dir`'s own name on, or the content.
 pub fn load(dir: &Path, today: BuildDate) -> Result<Content, Vec<String>> {
+    load_folder(dir, &dir.join("images"), Problems::new(dir), today)
+}
+
+/// Reads and checks the Spanish translation, `dir/es/`, of the content `english` read from `dir`: the same checks as
+/// the English, plus that every file is translated and was reviewed against the English as it is now
+/// (`translation_of`), that the translation has the English shape and facts, and that its consent text has a
+/// version of its own (a lead stores the version of the words it was shown). Problems as [`load`]'s, naming
+/// `content/es/...`.
+pub fn load_translation(
+    dir: &Path,
+    english: &Content,
+    today: BuildDate,
+) -> Result<Content, Vec<String>> {
+    let folder = dir.join(translations::FOLDER);
     let mut problems = Problems::new(dir);
+    translations::check_files(dir, &mut problems);
+    let mut found = problems.into_vec();
+    match load_folder(&folder, &dir.join("images"), Problems::new(dir), today) {
+        Ok(translation) => {
+            let mut problems = Problems::new(dir);
+            for (file, problem) in shape::differences(english, &translation) {
+                problems.add(&folder.join(file), problem);
+            }
+            problems.check(
+                translation.forms.consent_version != english.forms.consent_version,
+                &folder.join("forms.toml"),
+                || {
+                    "field `consent_version`: the same as the English; the Spanish consent text needs a version of its own (such as the English one with \"-es\")"
+                        .into()
+                },
+            );
+            found.extend(problems.into_vec());
+            if found.is_empty() {
+                Ok(translation)
+            } else {
+                Err(found)
+            }
+        }
+        Err(problems) => {
+            found.extend(problems);
+            Err(found)
+        }
+    }
+}
+
+/// Reads and checks the content folder `dir`, whose images are in `images_dir`.
+fn load_folder(
+    dir: &Path,
+    images_dir: &Path,
+    mut problems: Problems,
+    today: BuildDate,
+) -> Result<Content, Vec<String>> {
     let markdown = MarkdownRenderer::new();
 
-    let images_dir = dir.join("images");
-    let images = list_files(&images_dir, "svg", &mut problems)
+    let images = list_files(images_dir, "svg", &mut problems)
         .into_iter()
         .filter_map(|path| {
-            path.strip_prefix(&images_dir)
+            path.strip_prefix(images_dir)
                 .ok()
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
         })

@@ -20,8 +20,12 @@ const AROUND_THE_CLOCK: [&str; 6] = [
 pub(crate) fn check(dir: &Path, has_claims_line: bool, problems: &mut Problems) {
     let mut files = list_files(dir, "toml", problems);
     files.extend(list_files(dir, "md", problems));
-    // The folder's README describes the content; it is not on the site.
-    for file in files.into_iter().filter(|f| !f.ends_with("README.md")) {
+    // The folder's README describes the content; it is not on the site. A translation is checked on its own.
+    let translation = dir.join(crate::translations::FOLDER);
+    for file in files
+        .into_iter()
+        .filter(|f| !f.ends_with("README.md") && !f.starts_with(&translation))
+    {
         let Some(text) = read_text(&file, problems) else {
             continue;
         };
