@@ -1,0 +1,171 @@
+//! The Spanish translation's checks against the real content: a copy of `content/` (English and `es/`) loads with no
+//! problem, and each way a translation can go wrong, made in a copy, is reported naming the Spanish file: a file
+//! missing or extra, a missing or stale `translation_of`, a list of another length, a fact that differs, and a
+//! consent text without a version of its own.
+
+use std::path::{Path, PathBuf};
+
+use content::BuildDate;
+
+fn today() -> BuildDate {
+    BuildDate::from_ymd(2026, 6, 1)
+}
+
+/// A fresh copy of the real content folder, as `<temp>/content`.
+fn copy_of_content(case: &str) -> PathBuf {
+    let root =
+        std::env::temp_dir().join(format!("content-translation-{case}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let target = root.join("content");
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content"),
+        &target,
+    );
+    target
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Replaces the one occurrence of `from` in `file` (relative to the content folder).
+fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{file}: {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The problems of the translation in `dir`; the English must load.
+fn problems(dir: &Path) -> Vec<String> {
+    let english = content::load(dir, today()).expect("the English loads");
+    match content::load_translation(dir, &english, today()) {
+        Ok(_) => Vec::new(),
+        Err(problems) => problems,
+    }
+}
+
+fn sha256_of(path: &Path) -> String {
+    let output = std::process::Command::new("sha256sum")
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout).unwrap()[..64].to_string()
+}
+
+#[test]
+fn the_real_translation_loads_with_no_problem() {
+    let dir = copy_of_content("valid");
+    assert_eq!(problems(&dir), Vec::<String>::new());
+    let english = content::load(&dir, today()).unwrap();
+    let spanish = content::load_translation(&dir, &english, today()).unwrap();
+    assert_eq!(spanish.posts.len(), english.posts.len());
+    assert_ne!(spanish.home.title, english.home.title);
+}
+
+#[test]
+fn a_missing_or_extra_file_is_named() {
+    let dir = copy_of_content("files");
+    std::fs::remove_file(dir.join("es/faq.toml")).unwrap();
+    std::fs::write(
+        dir.join("es/blog/only-in-spanish.md"),
+        "+++\ntitle = \"x\"\n+++\n",
+    )
+    .unwrap();
+    let found = problems(&dir);
+    assert!(
+        found.contains(
+            &"content/es/faq.toml: missing: translate content/faq.toml into this file".to_string()
+        ),
+        "{found:#?}"
+    );
+    assert!(
+        found.contains(&"content/es/blog/only-in-spanish.md: translates no English file: content/blog/only-in-spanish.md does not exist".to_string()),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn an_english_file_changed_since_the_review_stops_the_build_with_its_new_hash() {
+    let dir = copy_of_content("stale");
+    edit(&dir, "testimonials.toml", "rating = 4", "rating = 5");
+    let now = sha256_of(&dir.join("testimonials.toml"));
+    let found = problems(&dir);
+    assert!(
+        found.contains(&format!(
+            "content/es/testimonials.toml: field `translation_of`: content/testimonials.toml changed since this translation was reviewed; bring the translation up to date, then set `translation_of` to its SHA-256 now, \"{now}\""
+        )),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_translation_without_its_review_hash_is_refused() {
+    let dir = copy_of_content("unreviewed");
+    let hash = sha256_of(&dir.join("home.toml"));
+    edit(
+        &dir,
+        "es/home.toml",
+        &format!("translation_of = \"{hash}\"\n"),
+        "",
+    );
+    let found = problems(&dir);
+    assert!(
+        found.contains(&format!(
+            "content/es/home.toml: field `translation_of`: missing; set it to the SHA-256 of the English file it translates, \"{hash}\""
+        )),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_translation_of_another_shape_or_with_other_facts_is_refused() {
+    let dir = copy_of_content("shape");
+    // Opening hours with one entry fewer.
+    edit(
+        &dir,
+        "es/site.toml",
+        "[[hours]]\nlabel = \"Domingo\"\ndays = [\"Sunday\"]\n",
+        "",
+    );
+    // A post in another category, the agency's phone number changed, and a page's list one entry longer.
+    edit(
+        &dir,
+        "es/blog/cargo-insurance-coverage-exclusions.md",
+        "category = \"Insurance Tips\"",
+        "category = \"Safety\"",
+    );
+    edit(
+        &dir,
+        "es/site.toml",
+        "phone = \"(555) 010-0142\"",
+        "phone = \"(555) 010-0199\"",
+    );
+    edit(
+        &dir,
+        "es/forms.toml",
+        "consent_version = \"2026-11-01-es\"",
+        "consent_version = \"2026-11-01\"",
+    );
+    let found = problems(&dir);
+    for expected in [
+        "content/es/site.toml: field `hours`: 2 entries, the English has 3",
+        "content/es/blog/cargo-insurance-coverage-exclusions.md: field `category`: \"Safety\" differs from the English \"Insurance Tips\"; a fact is the same in every language",
+        "content/es/site.toml: field `phone`: \"(555) 010-0199\" differs from the English \"(555) 010-0142\"; a fact is the same in every language",
+        "content/es/forms.toml: field `consent_version`: the same as the English; the Spanish consent text needs a version of its own (such as the English one with \"-es\")",
+    ] {
+        assert!(
+            found.contains(&expected.to_string()),
+            "missing {expected:?} in {found:#?}"
+        );
+    }
+}
