@@ -158,13 +158,13 @@ fn compare(en: &Value, es: &Value, path: &str, key: Option<&str>, report: &mut d
                 compare(en_item, es_item, &format!("{path}[{index}]"), key, report);
             }
         }
-        (Value::String(en_text), Value::String(es_text)) => {
-            if key.is_some_and(|k| FACTS.contains(&k)) && en_text != es_text {
-                report(format!(
-                    "{}: {es_text:?} differs from the English {en_text:?}; a fact is the same in every language",
-                    field(path)
-                ));
-            }
+        (Value::String(en_text), Value::String(es_text))
+            if key.is_some_and(|k| FACTS.contains(&k)) && en_text != es_text =>
+        {
+            report(format!(
+                "{}: {es_text:?} differs from the English {en_text:?}; a fact is the same in every language",
+                field(path)
+            ));
         }
         (Value::Number(_), Value::Number(_)) if key.is_some_and(|k| DERIVED.contains(&k)) => {}
         (Value::Number(_) | Value::Bool(_), _) if en != es => {
