@@ -231,16 +231,21 @@ test('tabbing out of the open mobile menu closes it', async ({ page }, info) => 
 
 test('from 768 px up the header holds every link on one line and the page never scrolls sideways', async ({ page }, info) => {
   test.skip(info.project.name !== 'desktop', 'desktop widths');
-  for (const width of [768, 900, 1024, 1280, 1440]) {
+  // Both languages: the Spanish words are longer or shorter, the header's room is the same.
+  const languages = [
+    { home: '/', nav: 'Main', items: ['Vehicle Types', 'Coverage Types', 'About', 'Blog', 'Contact', 'Get Quote'] },
+    { home: '/es', nav: 'Principal', items: ['Vehículos', 'Coberturas', 'Nosotros', 'Blog', 'Contacto', 'Cotizar'] },
+  ];
+  for (const language of languages) for (const width of [768, 900, 1024, 1280, 1440]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto('/');
+    await page.goto(language.home);
     await hydrated(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `sideways overflow at ${width} px`).toBeLessThanOrEqual(0);
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(overflow, `sideways overflow at ${width} px on ${language.home}`).toBeLessThanOrEqual(0);
+    const nav = page.getByRole('navigation', { name: language.nav });
     // One line each: every item as tall as a single line of its text, all on one row.
     const rows = new Set<number>();
-    for (const name of ['Vehicle Types', 'Coverage Types', 'About', 'Blog', 'Contact', 'Get Quote']) {
+    for (const name of language.items) {
       const item = nav.getByText(name, { exact: true });
       await expect(item, `${name} at ${width} px`).toBeInViewport({ ratio: 1 });
       const lineHeight = await item.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
@@ -250,7 +255,9 @@ test('from 768 px up the header holds every link on one line and the page never 
     }
     expect(Math.max(...rows) - Math.min(...rows), `items on one row at ${width} px`).toBeLessThanOrEqual(2);
     // The phone is always one click away in the header.
-    const call = nav.getByRole('link', { name: /Call us at|\(\d{3}\)/ }).filter({ visible: true });
+    const call = nav.getByRole('link', { name: /Call us at|Llámenos al|\(\d{3}\)/ }).filter({ visible: true });
+    // So is the other language.
+    await expect(nav.locator('a[data-language-switch]'), `the language switch at ${width} px`).toBeInViewport({ ratio: 1 });
     await expect(call, `a phone link at ${width} px`).toHaveCount(1);
     await expect(call).toHaveAttribute('href', /^tel:\+\d+$/);
   }

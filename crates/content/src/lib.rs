@@ -59,7 +59,10 @@ pub fn load_translation(
     translations::check_files(dir, &mut problems);
     let mut found = problems.into_vec();
     match load_folder(&folder, &dir.join("images"), Problems::new(dir), today) {
-        Ok(translation) => {
+        Ok(mut translation) => {
+            // `{claims}` in the Spanish copy says it in Spanish.
+            translation.site.claims_text =
+                placeholders::claims_text_es(translation.site.claims.as_ref());
             let mut problems = Problems::new(dir);
             for (file, problem) in shape::differences(english, &translation) {
                 problems.add(&folder.join(file), problem);

@@ -34,6 +34,19 @@ pub(crate) fn claims_text(line: Option<&ClaimsLine>) -> String {
     }
 }
 
+/// What `{claims}` says on the Spanish pages (`content/es/`): the same facts as [`claims_text`].
+pub(crate) fn claims_text_es(line: Option<&ClaimsLine>) -> String {
+    match line {
+        Some(line) => format!(
+            "Los reclamos se reciben a toda hora en {}, al {}.",
+            line.name, line.phone
+        ),
+        None => "Fuera del horario, reporte su reclamo a la línea de reclamos de su aseguradora, impresa en los \
+                 documentos de su póliza y en sus tarjetas de seguro; le damos seguimiento el siguiente día hábil."
+            .to_string(),
+    }
+}
+
 /// Fills the placeholders into the content document. It holds text and rendered Markdown alike, so the values
 /// are JSON-escaped here and were checked to hold nothing HTML would read as markup (`crate::fields::is_plain`).
 fn expand_placeholders(json: &str, site: &Site, forms: &Forms) -> String {

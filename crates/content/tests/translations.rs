@@ -70,6 +70,12 @@ fn the_real_translation_loads_with_no_problem() {
     let spanish = content::load_translation(&dir, &english, today()).unwrap();
     assert_eq!(spanish.posts.len(), english.posts.len());
     assert_ne!(spanish.home.title, english.home.title);
+    // What `{claims}` stands for is said in Spanish on the Spanish pages.
+    assert!(
+        spanish.site.claims_text.starts_with("Fuera del horario"),
+        "{}",
+        spanish.site.claims_text
+    );
 }
 
 #[test]
