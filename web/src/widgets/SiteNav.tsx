@@ -36,10 +36,8 @@ function LanguageSwitch({ link, className, short }: { link: LanguageLink; classN
       <Icon name="globe" className="size-4 shrink-0" />
       {short ? (
         <>
-          {/* The header is narrow: from 768 px the globe alone, from 1024 px the code, from 1280 px the name. The
-              name is the link's name at every width. */}
-          <span aria-hidden="true" className="hidden lg:inline xl:hidden">{link.code.toUpperCase()}</span>
-          <span className="sr-only xl:not-sr-only">{link.name}</span>
+          {/* The header is narrow: below 1440 px the globe alone shows; the name is the link's name at every width. */}
+          <span className="sr-only min-[1440px]:not-sr-only">{link.name}</span>
         </>
       ) : (
         link.name
@@ -63,7 +61,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
   // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
   const dropdown = (label: string, items: Link[]) => (
     <details className="nav-menu relative" name="site-menu" data-hover-menu="">
-      <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-3">
+      <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2.5 xl:px-3">
         {label}
         <Icon name="chevronDown" className="nav-chevron size-4 transition-transform" />
       </summary>
@@ -90,7 +88,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
             key={link.href}
             href={link.href}
             aria-current={current(link.href)}
-            className="rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-3"
+            className="rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-2.5 xl:px-3"
           >
             {link.label}
           </a>
@@ -98,7 +96,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
         <LanguageSwitch
           link={otherLanguage}
           short
-          className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-3"
+          className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2 min-[1440px]:px-3"
         />
         {/* The phone is always in the header: the number from 1280 px, an icon with the number as its name below. */}
         <a
