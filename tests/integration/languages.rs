@@ -153,3 +153,84 @@ fn spanish_pages_are_written_in_spanish() {
     let english = get(&client, "/");
     assert!(english.contains("Get Free Quote") && !english.contains("Cotice gratis"));
 }
+
+/// The words a reader sees in `html`: no head, scripts or code blocks, tags as line breaks, parentheses (where the
+/// Spanish gives the English trade term: "(waiver of subrogation)") left out.
+fn visible_lines(html: &str) -> Vec<String> {
+    let mut text = html.to_string();
+    for (open, close) in [
+        ("<head>", "</head>"),
+        ("<script", "</script>"),
+        ("<pre", "</pre>"),
+    ] {
+        while let Some(start) = text.find(open) {
+            let Some(length) = text[start..].find(close) else {
+                break;
+            };
+            text.replace_range(start..start + length + close.len(), "\n");
+        }
+    }
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let (mut in_tag, mut depth) = (false, 0);
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                lines.push(std::mem::take(&mut line));
+            }
+            _ if in_tag => {}
+            '(' => depth += 1,
+            ')' => depth = (depth - 1).max(0),
+            _ if depth == 0 => line.push(c),
+            _ => {}
+        }
+    }
+    lines.push(line);
+    lines
+        .into_iter()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn spanish_pages_leave_nothing_in_english() {
+    // Words English sentences are made of and Spanish ones never are; two in a line is an English sentence.
+    const ENGLISH: [&str; 14] = [
+        "the", "and", "your", "with", "our", "you", "we", "of", "to", "is", "are", "this", "that",
+        "from",
+    ];
+    let client = common::client();
+    let mut paths: Vec<String> = common::sitemap_paths(&client)
+        .into_iter()
+        .filter(|p| is_spanish(p))
+        .collect();
+    paths.extend([
+        "/es/no-such-page".to_string(),
+        "/es/blog/no-such-post".to_string(),
+    ]);
+    let mut english = Vec::new();
+    for path in &paths {
+        let html = client.get(path.clone()).dispatch().into_string().unwrap();
+        for line in visible_lines(&html) {
+            let count = line
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|word| ENGLISH.contains(&word.to_lowercase().as_str()))
+                .count();
+            if count >= 2 {
+                english.push(format!("{path}: {line}"));
+            }
+        }
+    }
+    assert!(paths.len() > 30, "{paths:?}");
+    assert_eq!(english, Vec::<String>::new());
+    // The same reading finds the English of an English page.
+    let home = client.get("/").dispatch().into_string().unwrap();
+    assert!(
+        visible_lines(&home)
+            .iter()
+            .any(|l| l.contains("Frequently Asked Questions"))
+    );
+}

@@ -1,10 +1,10 @@
-// An axe scan (WCAG 2.1 A and AA) of every page in the sitemap and of the not-found pages, at both sizes.
+// An axe scan (WCAG 2.1 A and AA) of every page in the sitemap (both languages) and of the not-found pages, at both sizes.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { hydrated, sitePaths } from './helpers';
 
 test('every page passes axe with no violations', async ({ page }) => {
-  const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post'];
+  const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post', '/es/no-such-page', '/es/blog/no-such-post'];
   // A bound per page, not for the whole list: a loaded machine slows every scan alike (about 1 s each when quiet).
   test.setTimeout(paths.length * 30_000);
   const failures: string[] = [];
