@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use truckins::leads::store::{Lead, LeadFilter, Source, list, open};
 
 use crate::common;
+use crate::common::forms::form_encode;
 use crate::common::process::{TempDir, free_port};
 use crate::notify::support::{Smtp, SmtpOptions, part, wait_for_delivery};
 use crate::notify::{env, plain_smtp, post, serve};
@@ -64,17 +65,6 @@ fn send(client: &Client, body: &Value) -> (Status, Value) {
         status,
         serde_json::from_str(&response.into_string().unwrap()).unwrap(),
     )
-}
-
-fn form(pairs: &[(&str, &str)]) -> String {
-    let encode = |text: &str| {
-        percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
-    };
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
 }
 
 #[test]
@@ -165,7 +155,7 @@ fn without_javascript_the_form_lands_on_thank_you_or_comes_back_filled_in() {
     let response = client
         .post(COI)
         .header(ContentType::Form)
-        .body(form(&good))
+        .body(form_encode(&good))
         .dispatch();
     assert_eq!(response.status(), Status::SeeOther);
     assert_eq!(
@@ -191,7 +181,7 @@ fn without_javascript_the_form_lands_on_thank_you_or_comes_back_filled_in() {
     let response = client
         .post(COI)
         .header(ContentType::Form)
-        .body(form(&bad))
+        .body(form_encode(&bad))
         .dispatch();
     assert_eq!(response.status(), Status::UnprocessableEntity);
     assert_eq!(response.content_type(), Some(ContentType::HTML));

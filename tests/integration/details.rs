@@ -6,11 +6,12 @@
 use std::path::Path;
 
 use rocket::http::{ContentType, Status};
-use rocket::local::blocking::Client;
+
 use serde_json::{Value, json};
 use truckins::leads::store::{Lead, LeadFilter, list, open};
 
 use crate::common;
+use crate::common::forms::post_form;
 use crate::common::process::{Server, TempDir, free_port};
 use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_until};
 use crate::notify::{env, plain_smtp, post, quote};
@@ -212,35 +213,6 @@ fn details_tokens_reach_their_own_lead_replace_its_details_and_expire_after_a_da
     assert_eq!(reply.status, 410, "{}", reply.text());
     assert_eq!(reply.json()["error"], "Gone");
     assert_eq!(lead(&database, first).radius, None);
-}
-
-fn form(pairs: &[(&str, &str)]) -> String {
-    let encode = |text: &str| {
-        percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
-    };
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-fn post_form(
-    client: &Client,
-    path: &str,
-    pairs: &[(&str, &str)],
-) -> (Status, Option<String>, String) {
-    let response = client
-        .post(path.to_string())
-        .header(ContentType::Form)
-        .body(form(pairs))
-        .dispatch();
-    let location = response.headers().get_one("Location").map(str::to_string);
-    (
-        response.status(),
-        location,
-        response.into_string().unwrap_or_default(),
-    )
 }
 
 #[test]

@@ -18,6 +18,7 @@ use truckins::leads::store::{Lead, LeadFilter, list, open};
 use truckins::leads::{CONSENT_TEXT, CONSENT_VERSION};
 
 use crate::common;
+use crate::common::forms::form_encode;
 
 const QUOTE: &str = "/api/leads/quote";
 const CONTACT: &str = "/api/leads/contact";
@@ -142,26 +143,6 @@ fn with(mut body: Value, field: &str, value: impl Into<Value>) -> Value {
 /// A contact body from its own e-mail address, so the per-e-mail limit is not reached.
 fn contact_from(email: &str) -> Value {
     with(contact_body(), "email", email)
-}
-
-/// `application/x-www-form-urlencoded` encoding of the pairs.
-pub(crate) fn form_encode(pairs: &[(&str, &str)]) -> String {
-    fn encode(text: &str) -> String {
-        text.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                    (b as char).to_string()
-                }
-                b' ' => "+".to_string(),
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
-    }
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
 }
 
 fn post_form<'c>(client: &'c Client, path: &str, pairs: &[(&str, &str)]) -> LocalResponse<'c> {

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use rocket::http::{ContentType, Header, Status};
 use rocket::local::blocking::Client;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 use truckins::leads::store::{self, Lead, LeadFilter};
 use truckins::leads::{CONSENT_TEXT, CONSENT_TEXT_ES, CONSENT_VERSION, CONSENT_VERSION_ES};
@@ -229,19 +228,7 @@ fn migration_9_gives_older_leads_english_and_holds_the_column_to_en_or_es() {
     let path = common::temp_database("migrate-language");
     // A database as the release before issue 15 left it: migrations 1 to 8, and a lead.
     {
-        let connection = Connection::open(&path).unwrap();
-        connection
-            .execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            .unwrap();
-        for (version, sql) in OLD_SCHEMA.iter().enumerate() {
-            connection.execute_batch(sql).unwrap();
-            connection
-                .execute(
-                    "INSERT INTO schema_migrations VALUES (?1, '2026-01-01T00:00:00Z')",
-                    [version as i64 + 1],
-                )
-                .unwrap();
-        }
+        let connection = common::database_migrated_to(&path, &OLD_SCHEMA);
         connection
             .execute_batch(
                 "INSERT INTO leads (id, source, created_at, name, email) \

@@ -26,22 +26,7 @@ const OLD_DELIVERY_COLUMNS: &str = "id, key, lead_id, channel, recipient, state,
     queued_ms, next_attempt_ms, last_attempt_at, last_error, sent_at";
 
 fn old_database(path: &Path) {
-    let connection = Connection::open(path).unwrap();
-    connection
-        .execute_batch("PRAGMA foreign_keys = ON")
-        .unwrap();
-    connection
-        .execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-        .unwrap();
-    for (version, sql) in OLD_SCHEMA.iter().enumerate() {
-        connection.execute_batch(sql).unwrap();
-        connection
-            .execute(
-                "INSERT INTO schema_migrations VALUES (?1, '2026-01-01T00:00:00Z')",
-                [version as i64 + 1],
-            )
-            .unwrap();
-    }
+    let connection = common::database_migrated_to(path, &OLD_SCHEMA);
     // Ids with gaps (leads deleted since), a quote with its census snapshot, a contact message.
     for (id, source, submission) in [
         (3, "quote", "sub-a"),

@@ -3,12 +3,13 @@
 //! thank-you pages, the Spanish quote thank-you page filled with its details token). These need the Spanish
 //! prerendered files (`es/_errors/`, `es/_forms/`, `es/...`) that the web app's build embeds.
 
-use rocket::http::{ContentType, Status};
+use rocket::http::Status;
 use rocket::local::blocking::Client;
 use truckins::site::SiteFiles;
 
 use crate::common;
-use crate::leads::{error_beside, form_encode};
+use crate::common::forms::post_form;
+use crate::leads::error_beside;
 
 /// The embedded Spanish file, as text; fails the test when the web build did not make it.
 fn spanish_file(name: &str) -> String {
@@ -24,24 +25,6 @@ fn get(client: &Client, path: &str) -> (Status, String) {
     let response = client.get(path.to_string()).dispatch();
     (
         response.status(),
-        response.into_string().unwrap_or_default(),
-    )
-}
-
-fn post_form(
-    client: &Client,
-    path: &str,
-    pairs: &[(&str, &str)],
-) -> (Status, Option<String>, String) {
-    let response = client
-        .post(path.to_string())
-        .header(ContentType::Form)
-        .body(form_encode(pairs))
-        .dispatch();
-    let location = response.headers().get_one("Location").map(str::to_string);
-    (
-        response.status(),
-        location,
         response.into_string().unwrap_or_default(),
     )
 }

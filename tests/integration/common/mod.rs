@@ -1,5 +1,6 @@
 //! Shared by the integration tests: the application on a fresh SQLite file of its own, as `main` builds it.
 
+pub mod forms;
 pub mod process;
 
 use std::collections::BTreeSet;
@@ -118,4 +119,25 @@ pub fn valid_quote() -> serde_json::Value {
         "dot_number": "1234567",
         "consent": true,
     })
+}
+
+/// A database at `path` as an older release left it: the migrations `schema` (numbered from 1) applied and recorded.
+pub fn database_migrated_to(path: &std::path::Path, schema: &[&str]) -> rusqlite::Connection {
+    let connection = rusqlite::Connection::open(path).unwrap();
+    connection
+        .execute_batch("PRAGMA foreign_keys = ON")
+        .unwrap();
+    connection
+        .execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        .unwrap();
+    for (version, sql) in schema.iter().enumerate() {
+        connection.execute_batch(sql).unwrap();
+        connection
+            .execute(
+                "INSERT INTO schema_migrations VALUES (?1, '2026-01-01T00:00:00Z')",
+                [version as i64 + 1],
+            )
+            .unwrap();
+    }
+    connection
 }
