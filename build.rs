@@ -42,11 +42,14 @@ fn main() {
         .iter()
         .map(|t| t.value.as_str())
         .collect();
-    let type_labels: String = forms
-        .insurance_types
-        .iter()
-        .map(|t| format!("{}\t{}\n", t.value, t.label))
-        .collect();
+    let labels = |forms: &content::Forms| -> String {
+        forms
+            .insurance_types
+            .iter()
+            .map(|t| format!("{}\t{}\n", t.value, t.label))
+            .collect()
+    };
+    let type_labels = labels(forms);
     for (name, text) in [
         // The server stores the consent text with each lead: the same words the form shows.
         ("consent.txt", forms.consent_text.as_str()),
@@ -63,6 +66,8 @@ fn main() {
         ("base-url.txt", content.site.base_url.as_str()),
         // For the notification e-mails (src/notify): each type's label ("hotshot\tHot Shot"), the agency's name and phone.
         ("insurance-type-labels.txt", &type_labels),
+        // ... and as the Spanish form shows them, for a Spanish visitor's confirmation.
+        ("insurance-type-labels.es.txt", &labels(&spanish.forms)),
         (
             "agency.txt",
             &format!("{}\n{}", content.site.brand, content.site.phone),

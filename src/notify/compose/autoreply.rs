@@ -6,7 +6,7 @@ use lettre::Message;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, SinglePart};
 
-use super::{agency, domain, is_quote, type_label};
+use super::{agency, domain, is_quote, type_label_in};
 use crate::leads::store::{Lead, Source};
 
 /// The confirmation's words in one language. `{what}`, `{phone}` and `{brand}` are filled in.
@@ -90,7 +90,7 @@ pub fn autoreply_text(lead: &Lead) -> String {
         let mut details: Vec<String> = lead
             .insurance_type
             .as_deref()
-            .map(|t| type_label(t).to_string())
+            .map(|t| type_label_in(lead.language.0, t).to_string())
             .into_iter()
             .collect();
         details.extend(lead.vehicle_count.map(|count| match count {

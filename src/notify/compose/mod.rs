@@ -22,6 +22,9 @@ pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
 const TYPE_LABELS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.txt"));
+/// The same from content/es/forms.toml: the labels the Spanish form showed.
+const TYPE_LABELS_ES: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.es.txt"));
 /// The agency's name and phone number, one a line, from content/site.toml.
 const AGENCY: &str = include_str!(concat!(env!("OUT_DIR"), "/agency.txt"));
 
@@ -35,7 +38,16 @@ fn agency() -> (&'static str, &'static str) {
 
 /// The label visitors saw for an insurance type's stored value ("hotshot" -> "Hot Shot").
 pub fn type_label(value: &str) -> &str {
-    TYPE_LABELS
+    type_label_in(Locale::En, value)
+}
+
+/// The label the form of `locale` showed for an insurance type's stored value.
+pub fn type_label_in(locale: Locale, value: &str) -> &str {
+    let labels = match locale {
+        Locale::En => TYPE_LABELS,
+        Locale::Es => TYPE_LABELS_ES,
+    };
+    labels
         .lines()
         .filter_map(|line| line.split_once('\t'))
         .find(|(known, _)| *known == value)

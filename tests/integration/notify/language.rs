@@ -21,6 +21,8 @@ fn a_spanish_lead_reaches_the_agency_marked_and_the_visitor_in_spanish() {
     );
     let mut body = quote("maria@lopez.example", "spanish-1");
     body["locale"] = json!("es");
+    // The agency reads the type as its English form names it, the visitor as the Spanish form did.
+    body["insurance_type"] = json!("dump");
     let reply = post(server.port, "/api/leads/quote", &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
 
@@ -30,7 +32,7 @@ fn a_spanish_lead_reaches_the_agency_marked_and_the_visitor_in_spanish() {
     let visitor = mails.iter().find(is_autoreply).unwrap();
     assert_eq!(
         agency["headers"]["subject"],
-        "[ES] New quote: Maria Lopez, Lopez & Sons Hauling, Hot Shot, 2 trucks"
+        "[ES] New quote: Maria Lopez, Lopez & Sons Hauling, Dump Truck, 2 trucks"
     );
     let text = part(agency, "text/plain");
     assert!(
@@ -48,7 +50,7 @@ fn a_spanish_lead_reaches_the_agency_marked_and_the_visitor_in_spanish() {
     let text = part(visitor, "text/plain").replace("\r\n", "\n");
     assert!(
         text.starts_with(
-            "Hola:\n\nGracias, recibimos su solicitud de cotización (Hot Shot, 2 camiones)."
+            "Hola:\n\nGracias, recibimos su solicitud de cotización (Camión de volteo (dump truck), 2 camiones)."
         ),
         "{text}"
     );
