@@ -140,9 +140,9 @@ impl Counter {
         let buffers: Vec<_> = lock(&self.pending.buffers).clone();
         for buffer in buffers {
             // Each thread's buffer keeps its memory for the next batch; the copy is about 200 bytes a view.
-            let mut bytes = lock(&buffer);
-            batch.extend_from_slice(&bytes);
-            bytes.clear();
+            let mut log = lock(&buffer);
+            batch.extend_from_slice(&log.bytes);
+            log.clear();
         }
         // Crawlers first: one that asked for robots.txt anywhere in the batch is left out of all of it.
         self.pending.bytes.store(0, Ordering::Relaxed);
@@ -168,9 +168,9 @@ impl Counter {
                 continue;
             }
             match &mut run {
-                Some((last, times)) if last.raw == record.raw => *times += 1,
+                Some((last, times)) if last.raw == record.raw => *times += record.times,
                 _ => {
-                    if let Some((last, times)) = run.replace((record, 1)) {
+                    if let Some((last, times)) = run.replace((record, record.times)) {
                         views.entry(last.raw).or_insert((last, 0)).1 += times;
                     }
                 }

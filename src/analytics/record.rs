@@ -1,14 +1,21 @@
-//! The buffer's record format, read back: one page view as the collector wrote it on the request's path (kind, day,
-//! address, then the header values it copied), borrowed from the buffer without copying.
+//! The buffer's record format, read back: one page view as the collector wrote it on the request's path (kind, count,
+//! day, address, then the header values it copied), borrowed from the buffer without copying.
+
+use std::ops::Range;
 
 use super::collector::Kind;
+
+/// Where a record's count is (after its kind byte): how many times this same view was noted in a row.
+pub(super) const COUNT: Range<usize> = 1..5;
 
 /// One buffered record, borrowed from the buffer.
 #[derive(Clone, Copy)]
 pub(super) struct Record<'a> {
-    /// The record's bytes after its kind: the same bytes are the same view, worked out once per batch.
+    /// The record's bytes after its kind and count: the same bytes are the same view, worked out once per batch.
     pub(super) raw: &'a [u8],
     pub(super) kind: Kind,
+    /// How many times the view was noted in a row.
+    pub(super) times: u64,
     pub(super) day: i32,
     pub(super) ip: [u8; 16],
     pub(super) user_agent: &'a [u8],
@@ -33,6 +40,9 @@ pub(super) fn next_record<'a>(bytes: &mut &'a [u8]) -> Option<Record<'a>> {
         0 => Kind::View,
         _ => Kind::Robots,
     };
+    let times = u64::from(u32::from_le_bytes(
+        take(bytes, COUNT.len())?.try_into().ok()?,
+    ));
     let start = *bytes;
     let day = i32::from_le_bytes(take(bytes, 4)?.try_into().ok()?);
     let ip = take(bytes, 16)?.try_into().ok()?;
@@ -41,6 +51,7 @@ pub(super) fn next_record<'a>(bytes: &mut &'a [u8]) -> Option<Record<'a>> {
     Some(Record {
         raw: &start[..start.len() - bytes.len()],
         kind,
+        times,
         day,
         ip,
         user_agent,

@@ -220,7 +220,7 @@ fn analytics_bytes_waiting_and_rows_held_in_memory_are_capped() {
     }
     let buffered: usize = lock(&collector.pending.buffers)
         .iter()
-        .map(|buffer| lock(buffer).len())
+        .map(|buffer| lock(buffer).bytes.len())
         .sum();
     let dropped = collector.pending.dropped.load(Ordering::Relaxed);
     assert!(

@@ -276,3 +276,41 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
     }
     assert!(rows.iter().any(|row| row[2] == "[2jevil"), "{rows:?}");
 }
+
+#[test]
+fn analytics_a_view_repeated_in_a_row_is_one_record_that_counts_every_time() {
+    let pool = database("repeats");
+    let collector = Collector::with_interval(
+        pool.clone(),
+        Vec::new(),
+        Vec::new(),
+        Duration::from_secs(3600),
+    )
+    .unwrap();
+    let ip: IpAddr = "203.0.113.9".parse().unwrap();
+    let today = crate::clock::today();
+    let note = |file: &str| collector.note(Kind::View, today, ip, &headers(PHONE), file, "");
+    // 1,000 reloads of the home page, one look at the blog, 500 more reloads.
+    for _ in 0..1_000 {
+        note("index.html");
+    }
+    note("blog/index.html");
+    for _ in 0..500 {
+        note("index.html");
+    }
+    // Three runs: three records in this thread's buffer, however many views.
+    let buffered: usize = crate::analytics::collector::lock(&collector.pending.buffers)
+        .iter()
+        .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
+        .sum();
+    assert!(buffered < 3 * 200, "{buffered} bytes for three records");
+    collector.stop();
+    let written: HashMap<String, i64> = rows(&pool)
+        .into_iter()
+        .map(|(_, _, path, views)| (path, views))
+        .collect();
+    assert_eq!(
+        written,
+        HashMap::from([("/".to_string(), 1_500), ("/blog".to_string(), 1)])
+    );
+}
