@@ -120,9 +120,10 @@ impl ViewLog {
         self.last = None;
     }
 
-    /// Folds the record just written at `start` into the last one when they are the same view: true if it did
-    /// (and the new record is gone); else the new record is the last one.
-    fn fold_repeat(&mut self, start: usize) -> bool {
+    /// Settles the record just written at `start`: folded into the last one when they are the same view (which
+    /// costs no room, so a repeat is counted even when the buffer is full), else kept as the new last one if there
+    /// is `room`, else taken back. False if it was taken back (the view is dropped).
+    fn settle(&mut self, start: usize, room: bool) -> bool {
         let folded = self.last.is_some_and(|last| {
             let (earlier, new) = self.bytes.split_at_mut(start);
             let previous = &mut earlier[last..];
@@ -135,12 +136,12 @@ impl ViewLog {
             }
             same && count < u32::MAX
         });
-        if folded {
+        if folded || !room {
             self.bytes.truncate(start);
         } else {
             self.last = Some(start);
         }
-        folded
+        folded || room
     }
 }
 
@@ -273,12 +274,8 @@ impl Collector {
             let mut log = lock(&buffers[mine].1);
             let bytes = &mut log.bytes;
             // The total is read (not written) on every view; it is written once per CHUNK bytes of a buffer.
-            if bytes.len() >= MAX_BYTES
-                || self.pending.bytes.load(Ordering::Relaxed) >= self.pending.limit
-            {
-                self.pending.dropped.fetch_add(1, Ordering::Relaxed);
-                return 0;
-            }
+            let room = bytes.len() < MAX_BYTES
+                && self.pending.bytes.load(Ordering::Relaxed) < self.pending.limit;
             let before = bytes.len();
             bytes.push(kind as u8);
             bytes.extend_from_slice(&1u32.to_le_bytes());
@@ -295,7 +292,10 @@ impl Collector {
                 bytes.extend_from_slice(&(field.len() as u16).to_le_bytes());
                 bytes.extend_from_slice(field);
             }
-            log.fold_repeat(before);
+            if !log.settle(before, room) {
+                self.pending.dropped.fetch_add(1, Ordering::Relaxed);
+                return 0;
+            }
             let bytes = &log.bytes;
             let chunks = bytes.len() / CHUNK - before / CHUNK;
             if chunks > 0 {

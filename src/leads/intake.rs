@@ -116,7 +116,7 @@ fn check_submission_id(fields: RawFields) -> Result<RawFields, Refusal> {
         Ok(fields)
     } else {
         Err(Refusal {
-            locale: Locale::parse(fields.get(FIELD)),
+            locale: Locale::parse(fields.get(FIELD).trim()),
             ..refuse(Status::BadRequest, answers::BAD_SUBMISSION_ID)
         })
     }
@@ -135,7 +135,7 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
     let locale = object
         .get(FIELD)
         .and_then(Value::as_str)
-        .and_then(Locale::parse);
+        .and_then(|code| Locale::parse(code.trim()));
     let refuse_field = |sentence, name: &str| Refusal {
         field: Some(name.to_string()),
         locale,

@@ -234,3 +234,34 @@ fn spanish_pages_leave_nothing_in_english() {
             .any(|l| l.contains("Frequently Asked Questions"))
     );
 }
+
+#[test]
+fn spanish_pages_link_to_spanish_pages() {
+    let client = common::client();
+    let mut wrong = Vec::new();
+    for path in common::sitemap_paths(&client)
+        .into_iter()
+        .filter(|p| is_spanish(p))
+    {
+        let html = client.get(path.clone()).dispatch().into_string().unwrap();
+        let body = &html[html.find("<body").unwrap_or(0)..];
+        for tag in body.split('<').filter(|tag| tag.starts_with("a ")) {
+            let Some(href) = tag
+                .split(" href=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+            else {
+                continue;
+            };
+            // Only the language switch leads out of the Spanish pages; phone and mail links go nowhere on the site.
+            let own_page = href.starts_with('/') && !href.starts_with("/assets/");
+            if own_page
+                && !is_spanish(href.split(['?', '#']).next().unwrap_or(href))
+                && !tag.contains("data-language-switch")
+            {
+                wrong.push(format!("{path} -> {href}"));
+            }
+        }
+    }
+    assert_eq!(wrong, Vec::<String>::new());
+}

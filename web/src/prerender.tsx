@@ -125,7 +125,8 @@ export async function renderRoute(route: Route, assets: Assets): Promise<string>
   return `<!doctype html>\n<html lang="${locale.htmlLang}">\n<head>\n${headHtml(route.head, assets)}\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
 }
 
-/** Every page in both languages (the Spanish build checks that each English page has its Spanish), each with its
+/** Every page in both languages (each English content file has its Spanish, which crates/content checks, and the
+ * pages' routes are the same in both builds; tests/integration/languages.rs fetches every one), each with its
  * alternates, as search engines read a site's languages from a sitemap. */
 function sitemapXml(list: Route[]): string {
   const urls = list
