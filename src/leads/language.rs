@@ -20,14 +20,11 @@ pub fn of_referer(referer: Option<&str>) -> Locale {
     let Some(address) = referer else {
         return Locale::En;
     };
-    // `https://host/es/get-quote?x` -> `/es/get-quote`; a bare path stays as it is.
-    let after_scheme = address.split_once("://").map_or(address, |(_, rest)| rest);
-    let path = match after_scheme.find('/') {
-        Some(at) if address.contains("://") => &after_scheme[at..],
-        Some(_) => after_scheme,
-        None => "/",
+    // `https://host/es/get-quote?x` -> `/es/get-quote` (an address that is not a URI is no page of ours).
+    let Ok(uri) = address.parse::<hyper::Uri>() else {
+        return Locale::En;
     };
-    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let path = uri.path();
     Locale::of_path(path).0
 }
 
@@ -60,6 +57,7 @@ mod tests {
             (Some("https://example.com/es"), Locale::Es),
             (Some("https://example.com/estimates"), Locale::En),
             (Some("https://example.com"), Locale::En),
+            (Some("https://example.com?next=/es/a"), Locale::En),
             (Some("/es/contact"), Locale::Es),
             (None, Locale::En),
         ] {

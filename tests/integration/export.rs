@@ -2,10 +2,11 @@
 //! details, written by the real binary, the CSV read back with the `csv` crate and the JSON with serde: every new
 //! field is there, formulas still neutralised.
 
-use rocket::http::{ContentType, Status};
+use rocket::http::Status;
 use serde_json::{Value, json};
 
 use crate::common;
+use crate::common::forms::post_json;
 use crate::common::process::truckins;
 
 const NEW_FIELDS: [&str; 23] = [
@@ -34,19 +35,6 @@ const NEW_FIELDS: [&str; 23] = [
     "details_at",
 ];
 
-fn post(client: &rocket::local::blocking::Client, path: &str, body: &Value) -> (Status, Value) {
-    let response = client
-        .post(path.to_string())
-        .header(ContentType::JSON)
-        .body(body.to_string())
-        .dispatch();
-    let status = response.status();
-    (
-        status,
-        serde_json::from_str(&response.into_string().unwrap()).unwrap(),
-    )
-}
-
 #[test]
 fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
     let database = common::temp_database("export-new-fields");
@@ -54,11 +42,11 @@ fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
     let needed_by = (truckins::clock::local_today() + time::Duration::days(5)).to_string();
     let mut request = crate::coi::valid_request(&needed_by);
     request["holder_address"] = json!("1 Main St, Suite 2\nAustin, TX 78701");
-    let (status, coi) = post(&client, "/api/leads/coi", &request);
+    let (status, coi) = post_json(&client, "/api/leads/coi", &request);
     assert_eq!(status, Status::Created, "{coi}");
-    let (status, quote) = post(&client, "/api/leads/quote", &common::valid_quote());
+    let (status, quote) = post_json(&client, "/api/leads/quote", &common::valid_quote());
     assert_eq!(status, Status::Created, "{quote}");
-    let (status, _) = post(
+    let (status, _) = post_json(
         &client,
         "/api/leads/details",
         &json!({

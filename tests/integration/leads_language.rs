@@ -14,23 +14,13 @@ use truckins::leads::store::{self, Lead, LeadFilter};
 use truckins::leads::{CONSENT_TEXT, CONSENT_TEXT_ES, CONSENT_VERSION, CONSENT_VERSION_ES};
 
 use crate::common;
+use crate::common::forms::post_json;
 use crate::common::process::truckins;
 
 fn app(label: &str, ip_limit: usize) -> (Client, PathBuf) {
     let database = common::temp_database(label);
     let figment = common::figment(&database).merge(("ip_limit", ip_limit));
     (common::client_with(figment), database)
-}
-
-fn post(client: &Client, path: &str, body: &Value) -> (Status, Value) {
-    let response = client
-        .post(path.to_string())
-        .header(ContentType::JSON)
-        .body(body.to_string())
-        .dispatch();
-    let status = response.status();
-    let text = response.into_string().unwrap_or_default();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 fn spanish(mut body: Value) -> Value {
@@ -62,7 +52,7 @@ fn a_spanish_request_gets_its_field_errors_in_spanish() {
     quote["name"] = json!("A");
     quote["email"] = json!("not-an-address");
     quote["dot_number"] = json!("12a");
-    let (status, body) = post(&client, "/api/leads/quote", &quote);
+    let (status, body) = post_json(&client, "/api/leads/quote", &quote);
     assert_eq!(status, Status::UnprocessableEntity, "{body}");
     assert_eq!(
         body["errors"],
@@ -74,7 +64,7 @@ fn a_spanish_request_gets_its_field_errors_in_spanish() {
     );
     let mut message = spanish(contact());
     message["subject"] = json!("Hola");
-    let (status, body) = post(&client, "/api/leads/contact", &message);
+    let (status, body) = post_json(&client, "/api/leads/contact", &message);
     assert_eq!(status, Status::UnprocessableEntity);
     assert_eq!(
         body["errors"]["subject"],
@@ -82,16 +72,16 @@ fn a_spanish_request_gets_its_field_errors_in_spanish() {
     );
     // The same mistakes without a locale are told in English.
     quote["locale"] = Value::Null;
-    let (_, body) = post(&client, "/api/leads/quote", &quote);
+    let (_, body) = post_json(&client, "/api/leads/quote", &quote);
     assert_eq!(body["errors"]["name"], "Name must be at least 2 characters");
 }
 
 #[test]
 fn a_spanish_request_over_the_limit_is_told_in_spanish() {
     let (client, _) = app("es-429", 1);
-    let (status, _) = post(&client, "/api/leads/quote", &spanish(common::valid_quote()));
+    let (status, _) = post_json(&client, "/api/leads/quote", &spanish(common::valid_quote()));
     assert_eq!(status, Status::Created);
-    let (status, body) = post(&client, "/api/leads/quote", &spanish(common::valid_quote()));
+    let (status, body) = post_json(&client, "/api/leads/quote", &spanish(common::valid_quote()));
     assert_eq!(status, Status::TooManyRequests);
     assert_eq!(
         body["message"],
@@ -107,7 +97,7 @@ fn an_unknown_locale_is_a_422_on_the_locale_field_in_english() {
     for locale in [json!("fr"), json!("ES"), json!("es-US"), json!(5)] {
         let mut quote = common::valid_quote();
         quote["locale"] = locale.clone();
-        let (status, body) = post(&client, "/api/leads/quote", &quote);
+        let (status, body) = post_json(&client, "/api/leads/quote", &quote);
         assert_eq!(status, Status::UnprocessableEntity, "{locale}: {body}");
         assert_eq!(
             body,
@@ -122,16 +112,16 @@ fn an_unknown_locale_is_a_422_on_the_locale_field_in_english() {
 fn spanish_details_and_unreadable_bodies_are_answered_in_spanish() {
     let (client, _) = app("es-details", 100);
     let unknown = json!({ "details_token": "0123456789abcdef0123456789abcdef", "locale": "es" });
-    let (status, body) = post(&client, "/api/leads/details", &unknown);
+    let (status, body) = post_json(&client, "/api/leads/details", &unknown);
     assert_eq!(status, Status::NotFound);
     assert_eq!(
         body["message"],
         "No encontramos la solicitud de cotización de estos datos. Llámenos para dárnoslos."
     );
-    let (_, quote) = post(&client, "/api/leads/quote", &common::valid_quote());
+    let (_, quote) = post_json(&client, "/api/leads/quote", &common::valid_quote());
     let details =
         json!({ "details_token": quote["details_token"], "radius": "far", "locale": "es" });
-    let (status, body) = post(&client, "/api/leads/details", &details);
+    let (status, body) = post_json(&client, "/api/leads/details", &details);
     assert_eq!(status, Status::UnprocessableEntity);
     assert_eq!(
         body["errors"]["radius"],
@@ -156,11 +146,11 @@ fn spanish_details_and_unreadable_bodies_are_answered_in_spanish() {
 #[test]
 fn a_spanish_quote_is_stored_with_its_language_and_the_spanish_consent() {
     let (client, database) = app("es-stored", 100);
-    let (status, body) = post(&client, "/api/leads/quote", &spanish(common::valid_quote()));
+    let (status, body) = post_json(&client, "/api/leads/quote", &spanish(common::valid_quote()));
     assert_eq!(status, Status::Created, "{body}");
-    let (status, _) = post(&client, "/api/leads/quote", &common::valid_quote());
+    let (status, _) = post_json(&client, "/api/leads/quote", &common::valid_quote());
     assert_eq!(status, Status::Created);
-    let (status, _) = post(&client, "/api/leads/contact", &spanish(contact()));
+    let (status, _) = post_json(&client, "/api/leads/contact", &spanish(contact()));
     assert_eq!(status, Status::Created);
     let leads = stored(&database);
     let (es, en, message) = (&leads[0], &leads[1], &leads[2]);
@@ -180,8 +170,8 @@ fn a_spanish_quote_is_stored_with_its_language_and_the_spanish_consent() {
 #[test]
 fn list_and_export_show_each_lead_s_language() {
     let (client, database) = app("es-export", 100);
-    post(&client, "/api/leads/quote", &spanish(common::valid_quote()));
-    post(&client, "/api/leads/contact", &contact());
+    post_json(&client, "/api/leads/quote", &spanish(common::valid_quote()));
+    post_json(&client, "/api/leads/contact", &contact());
     drop(client);
     let dir = database.parent().unwrap();
     let run = |args: &[&str]| {

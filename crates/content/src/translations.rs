@@ -34,27 +34,21 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
     let translation = dir.join(FOLDER);
     let english = text_files(dir, problems);
     let translated = text_files(&translation, problems);
+    // An English file as the messages name it, from the content folder's own name on (`content/faq.toml`).
+    let english_name = |file: &Path| Path::new(dir.file_name().unwrap_or_default()).join(file);
     for missing in english.difference(&translated) {
-        problems.add(
-            &translation.join(missing),
-            format!(
-                "missing: translate {} into this file",
-                Path::new(dir.file_name().unwrap_or_default())
-                    .join(missing)
-                    .display()
-            ),
+        let problem = format!(
+            "missing: translate {} into this file",
+            english_name(missing).display()
         );
+        problems.add(&translation.join(missing), problem);
     }
     for extra in translated.difference(&english) {
-        problems.add(
-            &translation.join(extra),
-            format!(
-                "translates no English file: {} does not exist",
-                Path::new(dir.file_name().unwrap_or_default())
-                    .join(extra)
-                    .display()
-            ),
+        let problem = format!(
+            "translates no English file: {} does not exist",
+            english_name(extra).display()
         );
+        problems.add(&translation.join(extra), problem);
     }
     for file in english.intersection(&translated) {
         let (source, target) = (dir.join(file), translation.join(file));
@@ -72,7 +66,7 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
                 format!(
                     "field `{KEY}`: {} changed since this translation was reviewed; bring the translation up to \
                      date, then set `{KEY}` to its SHA-256 now, \"{current}\"",
-                    Path::new(dir.file_name().unwrap_or_default()).join(file).display()
+                    english_name(file).display()
                 ),
             ),
             Some(_) => {}
@@ -86,22 +80,16 @@ pub(crate) fn is_key_line(line: &str) -> bool {
         .is_some_and(|rest| rest.trim_start().starts_with('='))
 }
 
-/// The hash a translation names: a `translation_of = "<64 hex digits>"` line (of its front matter, for Markdown).
+/// The hash a translation names: its `translation_of = "<64 hex digits>"` line (of its front matter, for Markdown),
+/// the line the TOML reader leaves out.
 fn reviewed_against(text: &str) -> Option<&str> {
-    text.lines().find_map(|line| {
-        let value = line
-            .trim()
-            .strip_prefix(KEY)?
-            .trim_start()
-            .strip_prefix('=')?
-            .trim();
-        let hash = value.strip_prefix('"')?.strip_suffix('"')?;
-        (hash.len() == 64
-            && hash
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
-        .then_some(hash)
-    })
+    let line = text.lines().find(|line| is_key_line(line))?;
+    let value = line.split_once('=')?.1.trim();
+    let hash = value.strip_prefix('"')?.strip_suffix('"')?;
+    let is_hex = hash
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (hash.len() == 64 && is_hex).then_some(hash)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -49,6 +49,12 @@ pub fn typescript_for(locale: Locale) -> String {
         "locale",
         &json!({ "code": locale.code(), "field": locale::FIELD }),
     );
+    // What each language's paths start with (`locale.rs`): the web app's one mapping between the two builds' pages.
+    let prefixes: Map<String, Value> = Locale::ALL
+        .iter()
+        .map(|l| (l.code().to_string(), json!(l.prefix())))
+        .collect();
+    export("localePrefixes", &Value::Object(prefixes));
     for form in forms::FORMS {
         export(&format!("{}Form", form.id), &form_json(form, locale));
     }
@@ -160,6 +166,7 @@ mod tests {
             "\"home\": \"/es\"",
             "\"quote\": \"/es/get-quote\"",
             "\"notFound\": \"es/_errors/404.html\"",
+            "export const localePrefixes = {\n  \"en\": \"\",\n  \"es\": \"/es\"\n}",
         ] {
             assert!(module.contains(needle), "missing {needle}");
         }

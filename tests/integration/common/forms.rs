@@ -1,8 +1,9 @@
-//! Plain form posts, as a browser without JavaScript sends them: the body's encoding, and a post answered with its
-//! status, its redirect and its page.
+//! Posting the forms: as JSON, as the web app's islands do (answered with a status and a JSON value), and as a
+//! browser without JavaScript does (the body's encoding, and the answer's status, redirect and page).
 
 use rocket::http::{ContentType, Status};
 use rocket::local::blocking::Client;
+use serde_json::Value;
 
 /// `application/x-www-form-urlencoded` encoding of the pairs (UTF-8, every byte but letters and digits escaped).
 pub fn form_encode(pairs: &[(&str, &str)]) -> String {
@@ -33,4 +34,16 @@ pub fn post_form(
         location,
         response.into_string().unwrap_or_default(),
     )
+}
+
+/// Posts `body` as JSON to `path`: the answer's status and its JSON (`Null` when the body is not JSON).
+pub fn post_json(client: &Client, path: &str, body: &Value) -> (Status, Value) {
+    let response = client
+        .post(path.to_string())
+        .header(ContentType::JSON)
+        .body(body.to_string())
+        .dispatch();
+    let status = response.status();
+    let text = response.into_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }

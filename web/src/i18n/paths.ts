@@ -1,6 +1,8 @@
-// The one mapping between the two languages' addresses (crates/contract/src/locale.rs states it for the server):
-// a Spanish page has the English page's path behind /es, and `/` is `/es`.
-export type LocaleCode = 'en' | 'es';
+// The one mapping between the two languages' addresses, from the prefixes crates/contract/src/locale.rs states for
+// the server too: a Spanish page has the English page's path behind /es, and `/` is `/es`.
+import { localePrefixes } from '@contract';
+
+export type LocaleCode = keyof typeof localePrefixes;
 
 export interface LocaleInfo {
   code: LocaleCode;
@@ -11,7 +13,7 @@ export interface LocaleInfo {
   name: string;
 }
 
-export const PREFIX: Record<LocaleCode, string> = { en: '', es: '/es' };
+const PREFIX: Record<LocaleCode, string> = localePrefixes;
 
 /** The English path of a page of either language. */
 export function englishPath(path: string): string {
