@@ -104,42 +104,76 @@ impl Default for Pending {
 
 pub(super) type Buffer = Arc<Mutex<ViewLog>>;
 
-/// One thread's noted views: records of bytes (`record.rs`), and where the last one starts. A view equal to the last
-/// (the same visitor, page and way in, again: a reload, a client hammering a page) adds one to that record's count
-/// instead of another 200 bytes, so a burst keeps writing the same cache lines rather than streaming through memory.
+/// One thread's noted views: records of bytes (`record.rs`), and where a few recent distinct ones start. A view equal
+/// to one of those (the same visitor, page and way in, again: a reload, a visitor going back and forth between
+/// pages, a client hammering the site) adds one to that record's count instead of another 200 bytes, so a burst keeps
+/// writing the same cache lines rather than streaming through memory, and the counter's thread has little to read.
 #[derive(Default)]
 pub(super) struct ViewLog {
     pub(super) bytes: Vec<u8>,
-    last: Option<usize>,
+    recent: RecentRecords,
+}
+
+/// Slots of recent records, chosen by a hash of the record: (start, length) of the last record that fell in each.
+/// Two records in one slot only mean the earlier is no longer folded into; equality is always checked byte for byte.
+struct RecentRecords([Option<(usize, usize)>; RECENT_SLOTS]);
+
+impl Default for RecentRecords {
+    fn default() -> RecentRecords {
+        RecentRecords([None; RECENT_SLOTS])
+    }
+}
+
+/// How many recent records a thread folds repeats into: room for a handful of visitors' pages at once.
+const RECENT_SLOTS: usize = 64;
+
+impl RecentRecords {
+    /// The slot of the record whose bytes after its count are `tail`: a multiply-and-rotate hash of its 8-byte words,
+    /// a few nanoseconds for a record (this runs for every view, on the request's path).
+    fn slot(tail: &[u8]) -> usize {
+        let mut hash = tail.len() as u64;
+        let mut words = tail.chunks_exact(8);
+        for word in &mut words {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            hash = (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        for &byte in words.remainder() {
+            hash = (hash.rotate_left(5) ^ u64::from(byte)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        (hash >> 58) as usize % RECENT_SLOTS
+    }
 }
 
 impl ViewLog {
     /// Empties the log, keeping its memory for the next views.
     pub(super) fn clear(&mut self) {
         self.bytes.clear();
-        self.last = None;
+        self.recent = RecentRecords::default();
     }
 
-    /// Settles the record just written at `start`: folded into the last one when they are the same view (which
-    /// costs no room, so a repeat is counted even when the buffer is full), else kept as the new last one if there
-    /// is `room`, else taken back. False if it was taken back (the view is dropped).
+    /// Settles the record just written at `start` (the log's last): folded into an equal recent one (which costs no
+    /// room, so a repeat is counted even when the buffer is full), else kept and remembered if there is `room`, else
+    /// taken back. False if it was taken back (the view is dropped).
     fn settle(&mut self, start: usize, room: bool) -> bool {
-        let folded = self.last.is_some_and(|last| {
-            let (earlier, new) = self.bytes.split_at_mut(start);
-            let previous = &mut earlier[last..];
-            let same = previous.len() == new.len()
+        let slot = RecentRecords::slot(&self.bytes[start + COUNT.end..]);
+        let length = self.bytes.len() - start;
+        let folded = self.recent.0[slot].is_some_and(|(earlier, earlier_length)| {
+            let (before, new) = self.bytes.split_at_mut(start);
+            let previous = &mut before[earlier..earlier + earlier_length];
+            let same = earlier_length == length
                 && previous[..COUNT.start] == new[..COUNT.start]
                 && previous[COUNT.end..] == new[COUNT.end..];
             let count = u32::from_le_bytes(previous[COUNT].try_into().unwrap_or_default());
-            if same && count < u32::MAX {
+            let folded = same && count < u32::MAX;
+            if folded {
                 previous[COUNT].copy_from_slice(&(count + 1).to_le_bytes());
             }
-            same && count < u32::MAX
+            folded
         });
         if folded || !room {
             self.bytes.truncate(start);
         } else {
-            self.last = Some(start);
+            self.recent.0[slot] = Some((start, length));
         }
         folded || room
     }

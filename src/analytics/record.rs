@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::collector::Kind;
 
-/// Where a record's count is (after its kind byte): how many times this same view was noted in a row.
+/// Where a record's count is (after its kind byte): how many times this same view was noted in its buffer.
 pub(super) const COUNT: Range<usize> = 1..5;
 
 /// One buffered record, borrowed from the buffer.
@@ -14,7 +14,7 @@ pub(super) struct Record<'a> {
     /// The record's bytes after its kind and count: the same bytes are the same view, worked out once per batch.
     pub(super) raw: &'a [u8],
     pub(super) kind: Kind,
-    /// How many times the view was noted in a row.
+    /// How many times the view was noted in its buffer.
     pub(super) times: u64,
     pub(super) day: i32,
     pub(super) ip: [u8; 16],

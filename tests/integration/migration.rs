@@ -119,7 +119,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        9
+        10
     );
     // Migration 0009 (issue 15): the leads from before languages were English.
     assert_eq!(
@@ -190,6 +190,24 @@ fn an_old_database_with_leads_migrates_losslessly() {
         [],
     );
     assert!(orphan.is_err(), "the foreign key is enforced");
+    // Migration 0010 wrote the lists of allowed values with `=` and `OR`: they still refuse anything else.
+    for (kind, channel, state) in [
+        ("details", "fax", "pending"),
+        ("details", "email", "lost"),
+        ("memo", "email", "pending"),
+    ] {
+        let refused = connection
+            .execute(
+                "INSERT INTO deliveries (key, lead_id, kind, channel, state, created_at, created_ms, queued_ms, \
+                 next_attempt_ms) VALUES ('k', 3, ?1, ?2, ?3, 'x', 1, 1, 1)",
+                [kind, channel, state],
+            )
+            .expect_err("refused");
+        assert!(
+            refused.to_string().contains("CHECK constraint failed"),
+            "{kind} {channel} {state}: {refused}"
+        );
+    }
     connection
         .execute(
             "INSERT INTO leads (source, created_at, name, email, needed_by) VALUES ('coi', 'x', 'Dana', 'd@e.com', \

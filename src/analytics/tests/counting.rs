@@ -278,7 +278,7 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
 }
 
 #[test]
-fn analytics_a_view_repeated_in_a_row_is_one_record_that_counts_every_time() {
+fn analytics_a_view_repeated_among_a_few_others_is_one_record_that_counts_every_time() {
     let pool = database("repeats");
     let collector = Collector::with_interval(
         pool.clone(),
@@ -289,28 +289,42 @@ fn analytics_a_view_repeated_in_a_row_is_one_record_that_counts_every_time() {
     .unwrap();
     let ip: IpAddr = "203.0.113.9".parse().unwrap();
     let today = crate::clock::today();
-    let note = |file: &str| collector.note(Kind::View, today, ip, &headers(PHONE), file, "");
-    // 1,000 reloads of the home page, one look at the blog, 500 more reloads.
+    let note = |file: &str, query: &str| {
+        collector.note(Kind::View, today, ip, &headers(PHONE), file, query);
+    };
+    // 1,000 times back and forth between the home page and the blog, then 500 more reloads of the home page.
     for _ in 0..1_000 {
-        note("index.html");
+        note("index.html", "");
+        note("blog/index.html", "");
     }
-    note("blog/index.html");
     for _ in 0..500 {
-        note("index.html");
+        note("index.html", "");
     }
-    // Three runs: three records in this thread's buffer, however many views.
-    let buffered: usize = crate::analytics::collector::lock(&collector.pending.buffers)
-        .iter()
-        .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
-        .sum();
-    assert!(buffered < 3 * 200, "{buffered} bytes for three records");
+    // Two records in this thread's buffer, however many views.
+    let buffered = || -> usize {
+        crate::analytics::collector::lock(&collector.pending.buffers)
+            .iter()
+            .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
+            .sum()
+    };
+    assert!(buffered() < 2 * 200, "{} bytes for two records", buffered());
+    // More distinct views at once than the thread remembers (300 campaigns, three rounds): each still counted.
+    for _ in 0..3 {
+        for campaign in 0..300 {
+            note("coverage/index.html", &format!("utm_campaign=c{campaign}"));
+        }
+    }
     collector.stop();
-    let written: HashMap<String, i64> = rows(&pool)
-        .into_iter()
-        .map(|(_, _, path, views)| (path, views))
-        .collect();
+    let mut written: HashMap<String, i64> = HashMap::new();
+    for (_, _, path, views) in rows(&pool) {
+        *written.entry(path).or_default() += views;
+    }
     assert_eq!(
         written,
-        HashMap::from([("/".to_string(), 1_500), ("/blog".to_string(), 1)])
+        HashMap::from([
+            ("/".to_string(), 1_500),
+            ("/blog".to_string(), 1_000),
+            ("/coverage".to_string(), 900)
+        ])
     );
 }

@@ -75,3 +75,124 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a lead's deliveries add to storing it, measured on the store alone (no HTTP, no sending): 16 threads
+/// submit quotes like the benchmark's through the group commit, with the agency's e-mail and webhook queued in the
+/// lead's transaction and without. Prints leads/s and the process's CPU per lead for each, three rounds alternated.
+/// `cargo test --release --lib outbox_cost -- --ignored --nocapture`
+#[test]
+#[ignore = "measurement"]
+fn outbox_cost_per_lead() {
+    let threads: usize = std::env::var("OUTBOX_THREADS").ok().and_then(|n| n.parse().ok()).unwrap_or(16);
+    const PER_THREAD: usize = 1_500;
+    fn cpu_seconds() -> f64 {
+        // SAFETY: getrusage writes only into the struct it is given.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+            usage
+        };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+    fn written_bytes() -> f64 {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+        io.lines()
+            .find_map(|line| line.strip_prefix("wchar: "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0.0)
+    }
+    let run = |label: &str, round: usize, channels: &'static [Channel]| -> (f64, f64, f64) {
+        let dir = std::env::temp_dir().join(format!(
+            "truckins-outbox-cost-{label}-{round}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let pool = store::open(&dir.join("leads.db"), threads as u32).unwrap();
+        let consent = "I agree to be contacted about my quote by phone, text or e-mail. ".repeat(8);
+        let (started, cpu, written) = (std::time::Instant::now(), cpu_seconds(), written_bytes());
+        std::thread::scope(|scope| {
+            let mut submitters = Vec::new();
+            for thread in 0..threads {
+                let (pool, consent) = (pool.clone(), consent.clone());
+                submitters.push(scope.spawn(move || {
+                    for n in 0..PER_THREAD {
+                        let lead = Lead {
+                            source: Source::Quote,
+                            status: Status::New,
+                            created_at: store::now(),
+                            name: "Maria Lopez".into(),
+                            email: "maria@lopezhauling.example".into(),
+                            phone: Some("+1 555 010 2030".into()),
+                            company: Some("Lopez Hauling LLC".into()),
+                            insurance_type: Some("hot-shot".into()),
+                            vehicle_count: Some(2),
+                            consent_given: true,
+                            consent_text: Some(consent.clone()),
+                            consent_version: Some("2026-11-01".into()),
+                            consent_at: Some(store::now()),
+                            ip: Some("127.0.0.1".into()),
+                            user_agent: Some("Mozilla/5.0 (X11; Linux x86_64) bench".into()),
+                            page_url: Some("/get-quote".into()),
+                            submission_id: Some(format!("{thread:04}-{n:012}")),
+                            ..Lead::default()
+                        };
+                        let token = store::details::new_token().unwrap();
+                        store::insert_with(
+                            &pool,
+                            &lead,
+                            Box::new(move |transaction, id| {
+                                store::details::set_token(transaction, id, &token)?;
+                                enqueue(transaction, id, channels, "maria@lopezhauling.example")
+                            }),
+                        )
+                        .unwrap();
+                    }
+                }));
+            }
+            for submitter in submitters {
+                submitter.join().unwrap();
+            }
+        });
+        let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let written = written_bytes() - written;
+        let stats: Vec<u64> = crate::leads::store::GROUP_STATS
+            .iter()
+            .map(|n| n.swap(0, std::sync::atomic::Ordering::Relaxed))
+            .collect();
+        println!(
+            "  groups {}, leads per group {:.2}, work µs per group {:.1}, commit µs per group {:.1}",
+            stats[0],
+            stats[1] as f64 / stats[0] as f64,
+            stats[2] as f64 / stats[0] as f64 / 1e3,
+            stats[3] as f64 / stats[0] as f64 / 1e3
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        let leads = (threads * PER_THREAD) as f64;
+        (leads / wall, cpu / leads * 1e6, written / leads)
+    };
+    let mut totals = [(0.0, 0.0, 0.0); 2];
+    for round in 0..3 {
+        let both: &'static [Channel] = &[Channel::Email, Channel::Webhook];
+        for (which, channels) in [&[][..], both]
+            .into_iter()
+            .enumerate()
+        {
+            let (rate, cpu, written) =
+                run(if which == 0 { "none" } else { "both" }, round, channels);
+            println!(
+                "round {round}, {}: {rate:.0} leads/s, {cpu:.1} µs CPU and {written:.0} bytes written per lead",
+                if which == 0 { "no deliveries" } else { "e-mail + webhook" }
+            );
+            totals[which].0 += rate;
+            totals[which].1 += cpu;
+            totals[which].2 += written;
+        }
+    }
+    println!(
+        "with deliveries: {:.3}x the leads/s, {:.3}x the CPU and {:.3}x the bytes written per lead",
+        totals[1].0 / totals[0].0,
+        totals[1].1 / totals[0].1,
+        totals[1].2 / totals[0].2
+    );
+}
