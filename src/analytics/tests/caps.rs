@@ -210,14 +210,7 @@ fn analytics_bytes_waiting_and_rows_held_in_memory_are_capped() {
     // About 150 bytes each: 3,000 are about 450 KiB, under the 1 MiB that wakes the thread early. Each from another
     // address, so that none is folded into an earlier one.
     for n in 0..3_000 {
-        collector.note(
-            Kind::View,
-            today,
-            ip(n),
-            &headers(PHONE),
-            "index.html",
-            "",
-        );
+        collector.note(Kind::View, today, ip(n), &headers(PHONE), "index.html", "");
     }
     let buffered: usize = lock(&collector.pending.buffers)
         .iter()

@@ -29,9 +29,6 @@ struct Slot {
     outcome: Mutex<Option<Result<Stored, StoreError>>>,
 }
 
-#[cfg(test)]
-pub(crate) static GROUP_STATS: [std::sync::atomic::AtomicU64; 4] = [const { std::sync::atomic::AtomicU64::new(0) }; 4];
-
 /// Leads written in one transaction at most: enough to take a burst in one sync, few enough that a group's commit
 /// stays short.
 const LARGEST_GROUP: usize = 128;
@@ -107,15 +104,11 @@ fn lead_group(pool: &DbPool, queue: &Queue, own: &Arc<Slot>) -> Result<(), Store
         return Err(not_begun(error));
     }
     let slots = queue.take();
-    #[cfg(test)]
-    let started = std::time::Instant::now();
     let mut outcomes: Vec<Option<Result<Stored, StoreError>>> = Vec::with_capacity(slots.len());
     for slot in &slots {
         let job = lock(&slot.job).take();
         outcomes.push(job.map(|(lead, also)| insert_alone(&transaction, &lead, also)));
     }
-    #[cfg(test)]
-    let worked = std::time::Instant::now();
     let committed = transaction
         .commit()
         .map_err(StoreError::from)
@@ -124,14 +117,6 @@ fn lead_group(pool: &DbPool, queue: &Queue, own: &Arc<Slot>) -> Result<(), Store
             // again, and are not acknowledged.
             pool.check_file()
         });
-    #[cfg(test)]
-    {
-        use std::sync::atomic::Ordering::Relaxed;
-        GROUP_STATS[0].fetch_add(1, Relaxed);
-        GROUP_STATS[1].fetch_add(slots.len() as u64, Relaxed);
-        GROUP_STATS[2].fetch_add((worked - started).as_nanos() as u64, Relaxed);
-        GROUP_STATS[3].fetch_add(worked.elapsed().as_nanos() as u64, Relaxed);
-    }
     for (slot, outcome) in slots.iter().zip(outcomes) {
         let Some(outcome) = outcome else { continue };
         let outcome = match (&committed, outcome) {

@@ -21,7 +21,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("migrations/0007_deliveries_kind.sql")),
     (8, include_str!("migrations/0008_deliveries_payload.sql")),
     (9, include_str!("migrations/0009_leads_language.sql")),
-    (10, include_str!("migrations/0010_deliveries_cheaper_checks.sql")),
+    (
+        10,
+        include_str!("migrations/0010_deliveries_cheaper_checks.sql"),
+    ),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {

@@ -22,8 +22,6 @@ use serde::Serialize;
 pub use crate::clock::now;
 pub use error::StoreError;
 pub use group::Also;
-#[cfg(test)]
-pub(crate) use group::GROUP_STATS;
 pub use kinds::{Language, Source, Status};
 pub use pool::{Connection, DbPool, create_private, open};
 

@@ -26,7 +26,8 @@ fn new_key() -> String {
 }
 
 /// Writes the deliveries of a new lead in its transaction, due now: one per channel, except the visitor's
-/// confirmation when that address got one in the last 24 h.
+/// confirmation when that address got one in the last 24 h. One statement for all of them: this runs in every
+/// lead's transaction, inside the writer's turn that the other leads wait for.
 pub fn enqueue(
     transaction: &rusqlite::Transaction<'_>,
     lead_id: i64,
@@ -35,6 +36,7 @@ pub fn enqueue(
 ) -> rusqlite::Result<()> {
     let now = now_ms();
     let created_at = store::now();
+    let mut rows: Vec<(Channel, Option<String>)> = Vec::with_capacity(channels.len());
     for &channel in channels {
         let recipient =
             (channel == Channel::Autoreply).then(|| visitor_email.trim().to_lowercase());
@@ -49,14 +51,37 @@ pub fn enqueue(
                 continue;
             }
         }
-        // Prepared once per connection: this runs in every lead's transaction.
-        transaction
-            .prepare_cached(
-                "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
-                 next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-            )?
-            .execute(params![new_key(), lead_id, channel.as_str(), recipient, created_at, now])?;
+        rows.push((channel, recipient));
     }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    // ?1 the lead, ?2 the time stamp, ?3 the milliseconds; then key, channel and recipient of each row.
+    let tuples: Vec<String> = (0..rows.len())
+        .map(|n| {
+            let first = 4 + 3 * n;
+            format!(
+                "(?{first}, ?1, ?{}, ?{}, ?2, ?3, ?3, ?3)",
+                first + 1,
+                first + 2
+            )
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
+         next_attempt_ms) VALUES {}",
+        tuples.join(", ")
+    );
+    let keys: Vec<String> = rows.iter().map(|_| new_key()).collect();
+    let names: Vec<&str> = rows.iter().map(|(channel, _)| channel.as_str()).collect();
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&lead_id, &created_at, &now];
+    for (((_, recipient), key), name) in rows.iter().zip(&keys).zip(&names) {
+        values.extend([key as &dyn rusqlite::ToSql, name, recipient]);
+    }
+    // Prepared once per connection and number of channels.
+    transaction
+        .prepare_cached(&sql)?
+        .execute(values.as_slice())?;
     Ok(())
 }
 

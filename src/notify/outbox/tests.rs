@@ -83,7 +83,10 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
 #[test]
 #[ignore = "measurement"]
 fn outbox_cost_per_lead() {
-    let threads: usize = std::env::var("OUTBOX_THREADS").ok().and_then(|n| n.parse().ok()).unwrap_or(16);
+    let threads: usize = std::env::var("OUTBOX_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(16);
     const PER_THREAD: usize = 1_500;
     fn cpu_seconds() -> f64 {
         // SAFETY: getrusage writes only into the struct it is given.
@@ -156,17 +159,6 @@ fn outbox_cost_per_lead() {
         });
         let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         let written = written_bytes() - written;
-        let stats: Vec<u64> = crate::leads::store::GROUP_STATS
-            .iter()
-            .map(|n| n.swap(0, std::sync::atomic::Ordering::Relaxed))
-            .collect();
-        println!(
-            "  groups {}, leads per group {:.2}, work µs per group {:.1}, commit µs per group {:.1}",
-            stats[0],
-            stats[1] as f64 / stats[0] as f64,
-            stats[2] as f64 / stats[0] as f64 / 1e3,
-            stats[3] as f64 / stats[0] as f64 / 1e3
-        );
         let _ = std::fs::remove_dir_all(&dir);
         let leads = (threads * PER_THREAD) as f64;
         (leads / wall, cpu / leads * 1e6, written / leads)
@@ -174,15 +166,16 @@ fn outbox_cost_per_lead() {
     let mut totals = [(0.0, 0.0, 0.0); 2];
     for round in 0..3 {
         let both: &'static [Channel] = &[Channel::Email, Channel::Webhook];
-        for (which, channels) in [&[][..], both]
-            .into_iter()
-            .enumerate()
-        {
+        for (which, channels) in [&[][..], both].into_iter().enumerate() {
             let (rate, cpu, written) =
                 run(if which == 0 { "none" } else { "both" }, round, channels);
             println!(
                 "round {round}, {}: {rate:.0} leads/s, {cpu:.1} µs CPU and {written:.0} bytes written per lead",
-                if which == 0 { "no deliveries" } else { "e-mail + webhook" }
+                if which == 0 {
+                    "no deliveries"
+                } else {
+                    "e-mail + webhook"
+                }
             );
             totals[which].0 += rate;
             totals[which].1 += cpu;
