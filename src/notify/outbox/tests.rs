@@ -77,8 +77,9 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
 }
 
 /// What a lead's deliveries add to storing it, measured on the store alone (no HTTP, no sending): 16 threads
-/// submit quotes like the benchmark's through the group commit, with the agency's e-mail and webhook queued in the
-/// lead's transaction and without. Prints leads/s and the process's CPU per lead for each, three rounds alternated.
+/// (`OUTBOX_THREADS`) submit quotes like the benchmark's through the group commit, with the agency's e-mail and
+/// webhook queued in the lead's transaction and without. Prints leads/s, the process's CPU and the bytes it wrote per
+/// lead for each, three rounds alternated (bench/RESULTS.md, issue 12).
 /// `cargo test --release --lib outbox_cost -- --ignored --nocapture`
 #[test]
 #[ignore = "measurement"]
@@ -115,10 +116,9 @@ fn outbox_cost_per_lead() {
         let consent = "I agree to be contacted about my quote by phone, text or e-mail. ".repeat(8);
         let (started, cpu, written) = (std::time::Instant::now(), cpu_seconds(), written_bytes());
         std::thread::scope(|scope| {
-            let mut submitters = Vec::new();
             for thread in 0..threads {
                 let (pool, consent) = (pool.clone(), consent.clone());
-                submitters.push(scope.spawn(move || {
+                scope.spawn(move || {
                     for n in 0..PER_THREAD {
                         let lead = Lead {
                             source: Source::Quote,
@@ -151,10 +151,7 @@ fn outbox_cost_per_lead() {
                         )
                         .unwrap();
                     }
-                }));
-            }
-            for submitter in submitters {
-                submitter.join().unwrap();
+                });
             }
         });
         let (wall, cpu) = (started.elapsed().as_secs_f64(), cpu_seconds() - cpu);
