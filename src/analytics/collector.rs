@@ -26,7 +26,7 @@ use hyper::{Method, Uri};
 use time::Date;
 
 use super::counter::{Caps, Counter};
-use super::record::COUNT;
+use super::record::{COUNT, DAY};
 use crate::client_ip::ClientIp;
 use crate::leads::store::DbPool;
 use crate::site::Served;
@@ -125,12 +125,12 @@ impl Default for RecentRecords {
 }
 
 /// How many recent records a thread folds repeats into: room for a handful of visitors' pages at once. A power of
-/// two: the slot is the hash's top bits.
+/// two, and more than one: the slot is the hash's top bits (a shift by all 64 would not be defined).
 const RECENT_SLOTS: usize = 64;
-const _: () = assert!(RECENT_SLOTS.is_power_of_two());
+const _: () = assert!(RECENT_SLOTS.is_power_of_two() && RECENT_SLOTS > 1);
 
 impl RecentRecords {
-    /// The slot of the record whose bytes after its count are `tail`: a multiply-and-rotate hash of its 8-byte words,
+    /// The slot of the record whose bytes after its day are `tail`: a multiply-and-rotate hash of its 8-byte words,
     /// some 25 ns for a record of 200 bytes (this runs for every view, on the request's path; a collision costs only
     /// a fold missed).
     fn slot(tail: &[u8]) -> usize {
@@ -159,7 +159,9 @@ impl ViewLog {
     /// room, so a repeat is counted even when the buffer is full), else kept and remembered if there is `room`, else
     /// taken back. False if it was taken back (the view is dropped).
     fn settle(&mut self, start: usize, room: bool) -> bool {
-        let slot = RecentRecords::slot(&self.bytes[start + COUNT.end..]);
+        // The day is left out of the slot's hash, so which of a thread's views share a slot does not change with
+        // the date (the same view on another day takes the same slot and is told apart by the comparison below).
+        let slot = RecentRecords::slot(&self.bytes[start + DAY.end..]);
         let length = self.bytes.len() - start;
         let folded = self.recent.0[slot].is_some_and(|(earlier, earlier_length)| {
             let (before, new) = self.bytes.split_at_mut(start);

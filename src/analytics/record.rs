@@ -7,6 +7,8 @@ use super::collector::Kind;
 
 /// Where a record's count is (after its kind byte): how many times this same view was noted in its buffer.
 pub(super) const COUNT: Range<usize> = 1..5;
+/// Where a record's day is (after its count).
+pub(super) const DAY: Range<usize> = COUNT.end..COUNT.end + 4;
 
 /// One buffered record, borrowed from the buffer.
 #[derive(Clone, Copy)]

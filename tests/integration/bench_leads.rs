@@ -4,10 +4,11 @@
 //! loopback) and webhook (to an HTTP receiver on loopback), in rounds A B B A, each round's deliveries all sent before
 //! the next round begins; then, for reference, the same load on `GET /` (a static page).
 //!
-//! It prints accepted leads per second and p50/p90/p99/max latency of each server, the ratio of the two, how long
-//! the deliveries took to drain after a round, requests per second of the static page and the servers' memory
-//! (`VmHWM`). It asserts only correctness — every submission answered 201 is stored once under the id the server
-//! returned, the files pass `PRAGMA integrity_check`, every lead's e-mail and webhook were sent once — never timing.
+//! It prints accepted leads per second (each round's and in all) and p50/p90/p99/max latency of each server, the
+//! ratio of the two, how long the deliveries took to drain after a round, requests per second of the static page and
+//! the servers' memory (`VmHWM`). It asserts only correctness — every submission answered 201 is stored once under
+//! the id the server returned, the files pass `PRAGMA integrity_check`, every lead's e-mail and webhook were sent
+//! once — never timing.
 //!
 //! Run: `cargo test --release --test integration bench_leads:: -- --ignored --nocapture` (`BENCH_SECONDS` changes
 //! the 10 s per round, `BENCH_CLIENTS` the 16 clients). The client threads share the machine's CPUs with the servers
@@ -284,6 +285,13 @@ impl Bench {
 
     fn round(&mut self, clients: usize, duration: Duration, round: usize) {
         let load = run_load(self.server.port, clients, Target::Quote, duration, round);
+        // Each round's own figure too: how far the rounds of one server differ says what a ratio is worth.
+        println!(
+            "round {} ({}): {:.1} leads/s",
+            round + 1,
+            self.label,
+            load.leads_per_second()
+        );
         self.load.merge(load);
         let drained = self.drain();
         self.drained_after.push(drained);

@@ -1,6 +1,6 @@
 //! A database made by the version before issue 13 (schema versions 1 to 5, with leads and their deliveries)
-//! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns) and 0007 (deliveries
-//! with a kind) keep every row, id, index and foreign key.
+//! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
+//! kind) and 0010 (deliveries rebuilt with cheaper CHECKs) keep every row, id, index, rule and foreign key.
 
 use std::path::Path;
 
@@ -190,7 +190,21 @@ fn an_old_database_with_leads_migrates_losslessly() {
         [],
     );
     assert!(orphan.is_err(), "the foreign key is enforced");
-    // Migration 0010 wrote the lists of allowed values with `=` and `OR`: they still refuse anything else.
+    // Migration 0010 wrote the lists of allowed values with `=` and `OR`: they still take every allowed value and
+    // refuse anything else.
+    for (kind, channel, state) in [
+        ("details", "webhook", "sent"),
+        ("details", "autoreply", "failed"),
+        ("details", "email", "pending"),
+    ] {
+        connection
+            .execute(
+                "INSERT INTO deliveries (key, lead_id, kind, channel, state, created_at, created_ms, queued_ms, \
+                 next_attempt_ms) VALUES ('k', 12, ?1, ?2, ?3, 'x', 1, 1, 1)",
+                [kind, channel, state],
+            )
+            .unwrap_or_else(|error| panic!("{kind} {channel} {state}: {error}"));
+    }
     for (kind, channel, state) in [
         ("details", "fax", "pending"),
         ("details", "email", "lost"),
@@ -223,7 +237,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
         0,
         "ON DELETE CASCADE kept"
     );
-    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 4);
+    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 7);
     drop(connection);
     drop(pool);
     // Opened again: nothing is applied twice.

@@ -1,5 +1,6 @@
 //! The table's rules on a real SQLite file: the owner's report is due on the e-mail lane only, with the message it
-//! was queued with, and a lead's deliveries are read with their lead as before.
+//! was queued with, a lead's deliveries are read with their lead as before, and each lane reads the pending index
+//! no further than it needs.
 
 use super::*;
 use crate::leads::store::{Source, Status, Stored};
@@ -73,6 +74,54 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
         ),
         ("report", None, "email")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each lane reads the index of pending deliveries in time order, never the whole table, and no further than it
+/// needs: up to now for what is due, up to the end of its idle wait for when to wake (the query plans SQLite makes
+/// on the migrated schema, and the answers).
+#[test]
+fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
+    let dir = std::env::temp_dir().join(format!("truckins-outbox-plans-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("leads.db"), 1).unwrap();
+    let connection = pool.get().unwrap();
+    for (sql, arguments) in [
+        (DUE_SQL, params!["email", 0, 10]),
+        (NEXT_DUE_SQL, params!["webhook", 0]),
+    ] {
+        let mut statement = connection
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let plan: Vec<String> = statement
+            .query_map(arguments, |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            plan,
+            ["SEARCH deliveries USING INDEX deliveries_pending (next_attempt_ms<?)"],
+            "{sql}"
+        );
+    }
+    // A report queued now (e-mail only): due at once, found by the e-mail lane looking ahead, not by looking before
+    // it was queued, nor by the webhook lane.
+    enqueue_report(&connection, "{}").unwrap();
+    let now = now_ms();
+    assert!(
+        next_due(&connection, Channel::Email, now + 5_000)
+            .unwrap()
+            .is_some()
+    );
+    assert_eq!(
+        next_due(&connection, Channel::Email, now - 60_000).unwrap(),
+        None
+    );
+    assert_eq!(
+        next_due(&connection, Channel::Webhook, now + 5_000).unwrap(),
+        None
+    );
+    drop(connection);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

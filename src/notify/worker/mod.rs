@@ -353,8 +353,10 @@ impl Lane {
             if batch.len() == BATCH as usize {
                 continue;
             }
+            // Only a delivery due within the idle look can shorten the wait.
+            let idle_look_ms = IDLE_LOOK.as_millis() as i64;
             let next = self
-                .with_db(move |c| outbox::next_due(c, channel))
+                .with_db(move |c| outbox::next_due(c, channel, outbox::now_ms() + idle_look_ms))
                 .await
                 .ok()
                 .flatten();
