@@ -277,6 +277,40 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
     assert!(rows.iter().any(|row| row[2] == "[2jevil"), "{rows:?}");
 }
 
+/// Which of a thread's views share a slot of its recent records does not depend on the date: the same two pages
+/// viewed back and forth are folded on every day of a year (with the day in the slot's hash they were not on about
+/// one day in 64).
+#[test]
+fn analytics_repeats_are_folded_alike_on_every_day() {
+    let pool = database("repeats-days");
+    let collector = Collector::with_interval(
+        pool.clone(),
+        Vec::new(),
+        Vec::new(),
+        Duration::from_secs(3600),
+    )
+    .unwrap();
+    let ip: IpAddr = "203.0.113.9".parse().unwrap();
+    let buffered = || -> usize {
+        crate::analytics::collector::lock(&collector.pending.buffers)
+            .iter()
+            .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
+            .sum()
+    };
+    let first = Date::from_calendar_date(2026, Month::January, 1).unwrap();
+    for offset in 0..365 {
+        let day = first + time::Duration::days(offset);
+        let note = |file: &str| collector.note(Kind::View, day, ip, &headers(PHONE), file, "");
+        note("index.html");
+        note("blog/index.html");
+        let two_records = buffered();
+        note("index.html");
+        note("blog/index.html");
+        assert_eq!(buffered(), two_records, "{day}: both repeats folded");
+    }
+    drop(collector);
+}
+
 #[test]
 fn analytics_a_view_repeated_among_a_few_others_is_one_record_that_counts_every_time() {
     let pool = database("repeats");

@@ -86,23 +86,25 @@ fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
     let _ = std::fs::remove_dir_all(&dir);
     let pool = store::open(&dir.join("leads.db"), 1).unwrap();
     let connection = pool.get().unwrap();
-    for (sql, arguments) in [
-        (DUE_SQL, params!["email", 0, 10]),
-        (NEXT_DUE_SQL, params!["webhook", 0]),
-    ] {
-        let mut statement = connection
-            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-            .unwrap();
-        let plan: Vec<String> = statement
-            .query_map(arguments, |row| row.get::<_, String>(3))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-        assert_eq!(
-            plan,
-            ["SEARCH deliveries USING INDEX deliveries_pending (next_attempt_ms<?)"],
-            "{sql}"
-        );
+    for channel in ["email", "webhook", "autoreply"] {
+        for (sql, arguments) in [
+            (DUE_SQL, params![channel, 0, 10]),
+            (NEXT_DUE_SQL, params![channel, 0]),
+        ] {
+            let mut statement = connection
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let plan: Vec<String> = statement
+                .query_map(arguments, |row| row.get::<_, String>(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(
+                plan,
+                ["SEARCH deliveries USING INDEX deliveries_pending (next_attempt_ms<?)"],
+                "{sql} ({channel})"
+            );
+        }
     }
     // A report queued now (e-mail only): due at once, found by the e-mail lane looking ahead, not by looking before
     // it was queued, nor by the webhook lane.
