@@ -1,7 +1,7 @@
 //! Counting under a flood and at the edges: revalidated views (304) count, the page is the file the site resolved,
 //! memory and the database stay bounded (crawlers, rows, referrers and tags per day, bytes waiting) while a repeat
-//! of a view already waiting is still counted, rows of a day
-//! already folded are not added twice, and the salts of the days before yesterday are forgotten at each wake.
+//! of a view already waiting is still counted, rows of a day already folded are not added twice, and the salts of
+//! the days before yesterday are forgotten at each wake.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -12,9 +12,9 @@ use hyper::header::HeaderValue;
 use hyper::{Method, Uri};
 use time::{Date, Month};
 
-use super::counting::{database, headers};
+use super::counting::{buffered, database, headers};
 use crate::analytics::classify::Device;
-use crate::analytics::collector::{CHUNK, Collector, Kind, lock};
+use crate::analytics::collector::{CHUNK, Collector, Kind};
 use crate::analytics::counter::{Caps, OTHER};
 use crate::analytics::report::{self, Range};
 use crate::analytics::store::{self, Visit};
@@ -218,13 +218,7 @@ fn analytics_bytes_waiting_and_rows_held_in_memory_are_capped() {
             last_kept = Some(n);
         }
     }
-    let buffered = || -> usize {
-        lock(&collector.pending.buffers)
-            .iter()
-            .map(|buffer| lock(buffer).bytes.len())
-            .sum()
-    };
-    let full = buffered();
+    let full = buffered(&collector);
     let dropped_when_full = dropped();
     assert!(
         full <= 3 * CHUNK,
@@ -245,7 +239,7 @@ fn analytics_bytes_waiting_and_rows_held_in_memory_are_capped() {
             "",
         );
     }
-    assert_eq!((buffered(), dropped()), (full, dropped_when_full));
+    assert_eq!((buffered(&collector), dropped()), (full, dropped_when_full));
     collector.stop();
     assert_eq!(views(&rows(&pool)), 3_000 - dropped_when_full as i64 + 5);
 

@@ -12,7 +12,7 @@ use hyper::{Method, Uri};
 use time::{Date, Month};
 
 use crate::analytics::classify::Device;
-use crate::analytics::collector::{Collector, Kind};
+use crate::analytics::collector::{Collector, Kind, lock};
 use crate::analytics::report::{self, Range};
 use crate::analytics::store::{self, Visit};
 use crate::leads::store::{DbPool, open};
@@ -35,6 +35,25 @@ pub(super) fn headers(agent: &str) -> HeaderMap {
     headers.insert("accept-language", HeaderValue::from_static("en"));
     headers.insert("host", HeaderValue::from_static("www.example.com"));
     headers
+}
+
+/// A collector that writes only when stopped (or when a buffer holds about 1 MiB), so that what it holds can be read.
+fn holding(pool: &DbPool) -> Collector {
+    Collector::with_interval(
+        pool.clone(),
+        Vec::new(),
+        Vec::new(),
+        Duration::from_secs(3600),
+    )
+    .unwrap()
+}
+
+/// The bytes waiting in all of the collector's buffers.
+pub(super) fn buffered(collector: &Collector) -> usize {
+    lock(&collector.pending.buffers)
+        .iter()
+        .map(|buffer| lock(buffer).bytes.len())
+        .sum()
 }
 
 fn day(n: u8) -> Date {
@@ -283,30 +302,22 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
 #[test]
 fn analytics_repeats_are_folded_alike_on_every_day() {
     let pool = database("repeats-days");
-    let collector = Collector::with_interval(
-        pool.clone(),
-        Vec::new(),
-        Vec::new(),
-        Duration::from_secs(3600),
-    )
-    .unwrap();
+    let collector = holding(&pool);
     let ip: IpAddr = "203.0.113.9".parse().unwrap();
-    let buffered = || -> usize {
-        crate::analytics::collector::lock(&collector.pending.buffers)
-            .iter()
-            .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
-            .sum()
-    };
     let first = Date::from_calendar_date(2026, Month::January, 1).unwrap();
     for offset in 0..365 {
         let day = first + time::Duration::days(offset);
         let note = |file: &str| collector.note(Kind::View, day, ip, &headers(PHONE), file, "");
         note("index.html");
         note("blog/index.html");
-        let two_records = buffered();
+        let two_records = buffered(&collector);
         note("index.html");
         note("blog/index.html");
-        assert_eq!(buffered(), two_records, "{day}: both repeats folded");
+        assert_eq!(
+            buffered(&collector),
+            two_records,
+            "{day}: both repeats folded"
+        );
     }
     drop(collector);
 }
@@ -314,13 +325,7 @@ fn analytics_repeats_are_folded_alike_on_every_day() {
 #[test]
 fn analytics_a_view_repeated_among_a_few_others_is_one_record_that_counts_every_time() {
     let pool = database("repeats");
-    let collector = Collector::with_interval(
-        pool.clone(),
-        Vec::new(),
-        Vec::new(),
-        Duration::from_secs(3600),
-    )
-    .unwrap();
+    let collector = holding(&pool);
     let ip: IpAddr = "203.0.113.9".parse().unwrap();
     let today = crate::clock::today();
     let note = |file: &str, query: &str| {
@@ -335,13 +340,11 @@ fn analytics_a_view_repeated_among_a_few_others_is_one_record_that_counts_every_
         note("index.html", "");
     }
     // Two records in this thread's buffer, however many views.
-    let buffered = || -> usize {
-        crate::analytics::collector::lock(&collector.pending.buffers)
-            .iter()
-            .map(|buffer| crate::analytics::collector::lock(buffer).bytes.len())
-            .sum()
-    };
-    assert!(buffered() < 2 * 200, "{} bytes for two records", buffered());
+    assert!(
+        buffered(&collector) < 2 * 200,
+        "{} bytes for two records",
+        buffered(&collector)
+    );
     // More distinct views at once than the thread remembers (300 campaigns, three rounds): each still counted.
     for _ in 0..3 {
         for campaign in 0..300 {

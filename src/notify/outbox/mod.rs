@@ -1,6 +1,6 @@
-//! The `deliveries` table (migrations 0003, 0007, 0008, 0010): rows written with a lead or for the owner's report, the ones
-//! due for an attempt, each attempt's outcome, and what the CLI and `/healthz` show of them. Plain SQL on any
-//! connection to the leads file.
+//! The `deliveries` table (migrations 0003, 0007, 0008, 0010): rows written with a lead or for the owner's report,
+//! the ones due for an attempt, each attempt's outcome, and what the CLI and `/healthz` show of them. Plain SQL on
+//! any connection to the leads file.
 
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
