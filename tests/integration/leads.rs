@@ -492,6 +492,7 @@ const COMPANY_MAX: &str = "Company name must be less than 200 characters";
 const INSURANCE_TYPE: &str = "Please select an insurance type";
 const VEHICLES_REQUIRED: &str = "Please select vehicle count";
 const VEHICLES_FORMAT: &str = "Invalid vehicle count format";
+const VEHICLES_RANGE: &str = "Number of vehicles must be from 1 to 100,000";
 const DOT: &str = "DOT number must be 1-8 digits";
 const CONSENT: &str = "You must agree to our communication terms";
 const SUBJECT_MIN: &str = "Subject must be at least 5 characters";
@@ -554,8 +555,9 @@ fn every_quote_rule_answers_422_with_the_spec_message() {
         ("insurance_type", json!("Dump"), INSURANCE_TYPE),
         ("vehicle_count", json!(null), VEHICLES_REQUIRED),
         ("vehicle_count", json!(""), VEHICLES_REQUIRED),
-        ("vehicle_count", json!(0), VEHICLES_FORMAT),
-        ("vehicle_count", json!(-1), VEHICLES_FORMAT),
+        ("vehicle_count", json!(0), VEHICLES_RANGE),
+        ("vehicle_count", json!(-1), VEHICLES_RANGE),
+        ("vehicle_count", json!(200_000), VEHICLES_RANGE),
         ("vehicle_count", json!(2.5), VEHICLES_FORMAT),
         ("vehicle_count", json!("5-10"), VEHICLES_FORMAT),
         ("vehicle_count", json!("10+"), VEHICLES_FORMAT),
@@ -1437,7 +1439,7 @@ fn an_invalid_plain_quote_form_comes_back_filled_in_with_the_errors() {
         ("name", NAME_LETTERS),
         ("email", EMAIL_FORMAT),
         ("phone", PHONE),
-        ("vehicle_count", VEHICLES_FORMAT),
+        ("vehicle_count", VEHICLES_RANGE),
         ("dot_number", DOT),
         ("consent", CONSENT),
         ("company", ""),

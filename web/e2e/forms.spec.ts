@@ -136,31 +136,17 @@ async function holdPosts(page: Page, endpoint: string) {
   return release;
 }
 
-/** Counts the submit events the form dispatches (what a click really set off, whether or not a POST followed). */
+/**
+ * Counts the submit events the form dispatches (what a click really set off, whether or not a POST followed). The
+ * count is kept on the window, so it can still be read once a taken form has given way to its confirmation.
+ */
 async function countSubmits(form: Locator): Promise<() => Promise<number>> {
   await form.evaluate((element) => {
-    const counted = element as HTMLFormElement & { submits?: number };
+    const counted = window as Window & { submits?: number };
     counted.submits = 0;
     element.addEventListener('submit', () => (counted.submits = (counted.submits ?? 0) + 1));
   });
-  return () => form.evaluate((element) => (element as HTMLFormElement & { submits?: number }).submits ?? 0);
-}
-
-/**
- * The second click of a double-click, sent by itself: a real mouse press counted by the browser as click number 2,
- * as when the first click's answer came back before the finger lifted again. Playwright returns once the browser
- * has dispatched the click, so whatever it set off has happened by then.
- */
-async function secondClickOf(page: Page, target: Locator) {
-  // In the middle of the screen, clear of the toast at the bottom, and checked: a press landing on anything else
-  // would prove nothing.
-  await target.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-  const box = (await target.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-  expect(await target.evaluate((element, [px, py]) => element.contains(document.elementFromPoint(px!, py!)), [x, y]), 'the press lands on the button').toBe(true);
-  await page.mouse.move(x, y);
-  await page.mouse.down({ clickCount: 2 });
-  await page.mouse.up({ clickCount: 2 });
+  return () => form.page().evaluate(() => (window as Window & { submits?: number }).submits ?? 0);
 }
 
 /** The only toast on screen has this title, and appears within a second of `answered` (the bug was 8 s). */
@@ -197,6 +183,34 @@ async function looksRed(locator: Locator): Promise<boolean> {
     const [r, g, b] = context.getImageData(0, 0, 1, 1).data as unknown as [number, number, number];
     return r > 150 && r > g * 2 && r > b * 2;
   });
+}
+
+/**
+ * The lasting confirmation a taken form leaves in its place: its heading, with focus (the form's button is gone, and
+ * focus must not fall to <body>).
+ */
+async function expectReceived(page: Page, title: string) {
+  const heading = page.getByRole('heading', { name: title, exact: true });
+  await expect(heading).toBeVisible();
+  await expect(heading, 'focus moves to the confirmation').toBeFocused();
+  return heading;
+}
+
+/**
+ * The second click of a double-click whose first was answered in between: a press counted by the browser as click
+ * number 2, at the point where the button was (what is there now moved in when the form gave way).
+ */
+async function secondClickAt(page: Page, point: { x: number; y: number }) {
+  await page.mouse.move(point.x, point.y);
+  await page.mouse.down({ clickCount: 2 });
+  await page.mouse.up({ clickCount: 2 });
+}
+
+/** The centre of an element in the viewport, scrolled to the middle of the screen, clear of any toast at the bottom. */
+async function centreOf(target: Locator) {
+  await target.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  const box = (await target.boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
 async function dismissToast(toast: Locator) {
@@ -285,7 +299,7 @@ test.describe('the quote form', () => {
     console.check();
   });
 
-  test('a quote is stored with every field and the visit attribution, and the form resets', async ({ page }, info) => {
+  test('a quote is stored with every field and the visit attribution; "Request received" takes the form\'s place, and another starts empty', async ({ page }, info) => {
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-success');
     // The visit starts on another page, from a campaign link; the quote is asked for later in the visit.
@@ -299,10 +313,14 @@ test.describe('the quote form', () => {
     const { field, submit } = quoteForm(page, 'page-quote');
     await submit.click();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
+    await expectReceived(page, 'Request received');
+    await expect(field('name'), 'the sent form is gone').toHaveCount(0);
 
+    await page.getByRole('button', { name: 'Request another quote' }).click();
     for (const name of QUOTE_TEXT_FIELDS) await expect(field(name), name).toHaveValue('');
     await expect(field('insurance_type')).toHaveValue('');
     await expect(field('consent')).not.toBeChecked();
+    await expect(field('name'), 'focus on the new form').toBeFocused();
     await expect(submit).toBeEnabled();
     await expect(submit).toHaveText('Get My Free Quote');
 
@@ -344,9 +362,9 @@ test.describe('the quote form', () => {
     await submit.click();
     await expect(submit).toHaveText('Processing...');
     await expect(submit).toBeDisabled();
+    await expect(submit, 'a busy button keeps its focus').toBeFocused();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
-    await expect(submit).toHaveText('Get My Free Quote');
-    await expect(submit).toBeEnabled();
+    await expectReceived(page, 'Request received');
     expect(onlyLeadFor(email)).toMatchObject({ insurance_type: 'commercial', vehicle_count: 12 });
     console.check();
   });
@@ -379,16 +397,21 @@ test.describe('the quote form', () => {
     const humanPause = await openQuoteForm(page, '/get-quote', 'page-quote');
     await fillQuote(page, 'page-quote', quoteFor(email), { consent: true });
     await humanPause();
-    const { form, field, submit } = quoteForm(page, 'page-quote');
+    const { form, submit } = quoteForm(page, 'page-quote');
     const submits = await countSubmits(form);
+    const details = trackPosts(page, '/api/leads/details');
+    const where = await centreOf(submit);
     await submit.click();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
-    await expect(field('name')).toHaveValue('');
-    await secondClickOf(page, submit);
-    expect(await submits(), 'the reset form is not submitted again').toBe(1);
+    await expectReceived(page, 'Request received');
+    // Whatever moved under the pointer (the confirmation, its button, the details form) is not pressed.
+    await secondClickAt(page, where);
+    expect(await submits(), 'the sent form is not submitted again').toBe(1);
+    await expect(page.getByRole('heading', { name: 'Request received' })).toBeVisible();
     await expect(page.locator('.toast[data-variant="destructive"]')).toHaveCount(0);
     await posts.settled();
     expect(posts.sent()).toBe(1);
+    expect(details.sent()).toBe(0);
     expect(leadsFor(email)).toHaveLength(1);
     console.check();
   });
@@ -409,7 +432,8 @@ test.describe('the quote form', () => {
     await expect(page.getByRole('alert').locator('.toast')).toHaveCount(0);
     expect(onlyLeadFor(email)).toMatchObject({ consent_given: true });
 
-    // And the other way round: the reset form unticked consent, so a second request is stopped at once.
+    // And the other way round: another request, consent not ticked again, is stopped at once.
+    await page.getByRole('button', { name: 'Request another quote' }).click();
     await fillQuote(page, 'page-quote', quoteFor(email, { company: 'Second Request LLC' }), { consent: false });
     await submit.click();
     const toast = page.locator('.toast');
@@ -500,8 +524,7 @@ test.describe('the quote form', () => {
     await field('name').fill('Dana Ruiz');
     await submit.click();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
-    await expect(nameError).toHaveText('');
-    await expect(field('name')).not.toHaveAttribute('aria-invalid', 'true');
+    await expectReceived(page, 'Request received');
     expect(onlyLeadFor(email)).toMatchObject({ name: 'Dana Ruiz', insurance_type: 'hotshot' });
     console.check();
   });
@@ -532,8 +555,8 @@ test.describe('the quote form', () => {
     const { field, submit } = quoteForm(page, 'sidebar-quote');
     await submit.click();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
-    for (const name of QUOTE_TEXT_FIELDS) await expect(field(name), name).toHaveValue('');
-    await expect(field('consent')).not.toBeChecked();
+    await expectReceived(page, 'Request received');
+    await expect(field('name'), 'the sidebar form gave way').toHaveCount(0);
     // The hero form was not touched.
     await expect(page.locator('#product-quote-email')).toHaveValue('');
     expect(onlyLeadFor(email)).toMatchObject({
@@ -585,7 +608,7 @@ async function fillContact(page: Page, message: Message) {
 const CONTACT_SUCCESS = ['Message received!', "Thank you for contacting us. We'll respond shortly."] as const;
 
 test.describe('the contact form', () => {
-  test('an empty form shows the four inline messages and no toast; a corrected one is stored and resets', async ({ page }, info) => {
+  test('an empty form shows the four inline messages and no toast; a corrected one is stored and "Message received" takes its place', async ({ page }, info) => {
     const email = uniqueEmail(info, 'contact-errors');
     await openContactForm(page);
     const { field, error, submit } = contactForm(page);
@@ -615,6 +638,10 @@ test.describe('the contact form', () => {
     await fillContact(page, sent);
     await submit.click();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
+    await expectReceived(page, 'Message received');
+    // Another message starts from an empty form with no message left from before.
+    await page.getByRole('button', { name: 'Send another message' }).click();
+    await expect(field('name'), 'focus on the new form').toBeFocused();
     for (const name of CONTACT_FIELDS) {
       await expect(field(name), name).toHaveValue('');
       await expect(error(name), name).toHaveText('');
@@ -647,9 +674,9 @@ test.describe('the contact form', () => {
     await submit.click();
     await expect(submit).toHaveText('Sending...');
     await expect(submit).toBeDisabled();
+    await expect(submit, 'a busy button keeps its focus').toBeFocused();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
-    await expect(submit).toHaveText('Send Message');
-    await expect(submit).toBeEnabled();
+    await expectReceived(page, 'Message received');
     expect(onlyLeadFor(email)).toMatchObject({ subject: 'Certificate request', page_url: `${origin}/contact` });
     console.check();
   });
@@ -679,14 +706,16 @@ test.describe('the contact form', () => {
     const posts = trackPosts(page, '/api/leads/contact');
     await openContactForm(page);
     await fillContact(page, { name: 'Jo Banks', email, subject: 'Adding a driver', message: 'We are adding a second driver next month.' });
-    const { field, error, submit } = contactForm(page);
+    const { field, submit } = contactForm(page);
     const submits = await countSubmits(page.locator('form').filter({ has: field('name') }));
+    const where = await centreOf(submit);
     await submit.click();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
-    await expect(field('name')).toHaveValue('');
-    await secondClickOf(page, submit);
-    expect(await submits(), 'the emptied form is not submitted').toBe(1);
-    for (const name of CONTACT_FIELDS) await expect(error(name), name).toBeHidden();
+    await expectReceived(page, 'Message received');
+    await secondClickAt(page, where);
+    expect(await submits(), 'the sent form is not submitted again').toBe(1);
+    await expect(field('name'), 'the form did not come back').toHaveCount(0);
+    await expect(page).toHaveURL(/\/contact$/);
     await expect(page.locator('.toast[data-variant="destructive"]')).toHaveCount(0);
     await posts.settled();
     expect(posts.sent()).toBe(1);
@@ -718,6 +747,7 @@ test.describe('the contact form', () => {
     await expect(page.getByRole('alert').locator('.toast')).toHaveCount(0);
 
     // And the other way round: an error takes the success's place.
+    await page.getByRole('button', { name: 'Send another message' }).click();
     await fillContact(page, { ...typed, subject: 'A second certificate' });
     answered = page.waitForResponse((r) => r.url().endsWith('/api/leads/contact') && r.status() === 503);
     await submit.click();
@@ -755,6 +785,7 @@ test.describe('the contact form', () => {
       await fillContact(page, { name: 'Alex Moreno', email, subject: `Question number ${n}`, message: `This is message number ${n} about my policy.` });
       await submit.click();
       await dismissToast(await expectToast(page, 'success', ...CONTACT_SUCCESS));
+      await page.getByRole('button', { name: 'Send another message' }).click();
     }
     expect(leadsFor(email)).toHaveLength(3);
 

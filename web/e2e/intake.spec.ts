@@ -55,7 +55,9 @@ test.describe('the certificate request', () => {
     await page.locator('#coi-needed_by').fill(neededBy);
     await submit.click();
     await expect(page.getByRole('status').getByText('Certificate request received!', { exact: true })).toBeVisible();
-    await expect(page.locator('#coi-name')).toHaveValue('');
+    // The request's lasting confirmation takes the form's place, with focus.
+    await expect(page.getByRole('heading', { name: 'Certificate request received', exact: true })).toBeFocused();
+    await expect(page.locator('#coi-name')).toHaveCount(0);
     const leads = leadsFor(email);
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({
@@ -144,6 +146,7 @@ test.describe('speed up your quote', () => {
     expect((await sent).status()).toBe(200);
     await expect(page.getByRole('status').getByText('Details received!', { exact: true })).toBeVisible();
     await expect(details).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Details received', exact: true })).toBeFocused();
     const leads = leadsFor(email);
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({

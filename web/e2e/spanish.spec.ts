@@ -93,6 +93,7 @@ test.describe('with JavaScript', () => {
     await page.locator('form:has(#page-quote-name) button[type="submit"]').click();
     await expect(page.locator('.toast[data-variant="success"]')).toBeVisible();
     await expect(page.locator('.toast[data-variant="success"]')).not.toContainText('submitted');
+    await expect(page.getByRole('heading', { name: 'Solicitud recibida', exact: true })).toBeFocused();
     expectSpanishQuote(email, 'Dana Ruiz');
   });
 

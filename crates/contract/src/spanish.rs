@@ -17,6 +17,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("Please select an insurance type", "Seleccione un tipo de seguro"),
     ("Please select vehicle count", "Seleccione la cantidad de vehículos"),
     ("Invalid vehicle count format", "La cantidad de vehículos no es válida"),
+    ("Number of vehicles must be from 1 to 100,000", "La cantidad de vehículos debe ser de 1 a 100.000"),
     ("DOT number must be 1-8 digits", "El número DOT debe tener de 1 a 8 dígitos"),
     ("You must agree to our communication terms", "Debe aceptar nuestros términos de comunicación"),
     ("Subject must be at least 5 characters", "El asunto debe tener al menos 5 caracteres"),
@@ -135,7 +136,7 @@ mod tests {
             for field in form.fields {
                 let limits = [field.min, field.max].into_iter().flatten();
                 texts.extend(limits.map(|limit| limit.message));
-                texts.extend(field.missing.into_iter().chain(field.invalid));
+                texts.extend(field.missing.into_iter().chain(field.invalid).chain(field.out_of_range));
             }
         }
         let choices = details::RADIUS_CHOICES

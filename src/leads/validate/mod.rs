@@ -271,7 +271,12 @@ fn vehicle_count(raw: &str) -> Result<i64, &'static str> {
     let (min, max) = rule.range.unwrap_or((1, i64::MAX));
     match raw.parse::<i64>() {
         Ok(count) if (min..=max).contains(&count) => Ok(count),
-        _ => Err(rule.invalid_message()),
+        Ok(_) => Err(rule.out_of_range.unwrap_or(rule.invalid_message())),
+        // Digits past what a 64-bit number holds are still a number too many, not a format mistake.
+        Err(_) if raw.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(rule.out_of_range.unwrap_or(rule.invalid_message()))
+        }
+        Err(_) => Err(rule.invalid_message()),
     }
 }
 

@@ -88,7 +88,17 @@ fn quote_rules_use_the_spec_messages() {
         (
             ("vehicle_count", "0"),
             "vehicle_count",
-            "Invalid vehicle count format",
+            "Number of vehicles must be from 1 to 100,000",
+        ),
+        (
+            ("vehicle_count", "200000"),
+            "vehicle_count",
+            "Number of vehicles must be from 1 to 100,000",
+        ),
+        (
+            ("vehicle_count", "99999999999999999999999"),
+            "vehicle_count",
+            "Number of vehicles must be from 1 to 100,000",
         ),
         (
             ("vehicle_count", "2.5"),

@@ -4,6 +4,7 @@
 import { coiForm, type CoiField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
@@ -17,7 +18,7 @@ export interface CoiFormProps {
 }
 
 export default function CoiForm({ template = false }: CoiFormProps) {
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<CoiField>({
+  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<CoiField>({
     endpoint: coiForm.endpoint,
     template,
     // Unticked checkboxes are absent from the form's fields: sent as false, as the server reads them.
@@ -68,6 +69,17 @@ export default function CoiForm({ template = false }: CoiFormProps) {
     </div>
   );
 
+  if (received) {
+    return (
+      <Received
+        idPrefix={coiForm.correctionIdPrefix}
+        title={t('Certificate request received')}
+        description={t('We will e-mail the certificate, usually the same business day.')}
+        again={t('Request another certificate')}
+        onAgain={sendAnother}
+      />
+    );
+  }
   // noValidate: every rule and message comes from the server, under its field.
   return (
     <form {...formProps} noValidate aria-labelledby="coi-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
@@ -101,7 +113,7 @@ export default function CoiForm({ template = false }: CoiFormProps) {
       </fieldset>
       <Honeypot id={id('website')} />
       <LocaleInput />
-      <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
+      <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink aria-disabled:cursor-wait aria-disabled:opacity-70">
         {busy ? t('Sending...') : t('Request Certificate')}
       </button>
     </form>

@@ -3,6 +3,7 @@
 import { contactForm, type ContactField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
@@ -16,7 +17,7 @@ export interface ContactFormProps {
 }
 
 export default function ContactForm({ template = false }: ContactFormProps) {
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<ContactField>({
+  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ContactField>({
     endpoint: contactForm.endpoint,
     template,
     toasts: {
@@ -26,6 +27,17 @@ export default function ContactForm({ template = false }: ContactFormProps) {
     },
   });
 
+  if (received) {
+    return (
+      <Received
+        idPrefix={contactForm.correctionIdPrefix}
+        title={t('Message received')}
+        description={t("Thank you for contacting us. We'll respond shortly.")}
+        again={t('Send another message')}
+        onAgain={sendAnother}
+      />
+    );
+  }
   // noValidate: every rule and message comes from the server, in the spec's wording, under its field.
   return (
     <form {...formProps} noValidate aria-labelledby="contact-form-heading" className="rounded-2xl bg-white p-6 text-left shadow-lg md:p-8">
@@ -53,7 +65,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
       </div>
       <Honeypot id={id('website')} />
       <LocaleInput />
-      <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink disabled:cursor-wait disabled:opacity-70">
+      <button {...buttonProps} className="mt-6 rounded-lg bg-navy px-6 py-3 text-lg font-semibold text-white hover:bg-ink aria-disabled:cursor-wait aria-disabled:opacity-70">
         {busy ? t('Sending...') : t('Send Message')}
       </button>
     </form>

@@ -4,6 +4,7 @@
 import { detailsChoices, detailsForm, type DetailsField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
 const rules = detailsForm.fields;
@@ -15,18 +16,15 @@ export interface DetailsFormProps {
   idPrefix?: string;
   /** Server-side only: render the markers the no-JavaScript page fills in. */
   template?: boolean;
-  /** After the details were stored. */
-  onDone?: () => void;
 }
 
-export default function DetailsForm({ token, idPrefix = detailsForm.correctionIdPrefix, template = false, onDone }: DetailsFormProps) {
+export default function DetailsForm({ token, idPrefix = detailsForm.correctionIdPrefix, template = false }: DetailsFormProps) {
   const formId = `${idPrefix}-form`;
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
+  const { errors, busy, received, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
     endpoint: detailsForm.endpoint,
     template,
     // Checkboxes of one name, joined as the server reads them.
     body: (fields) => ({ ...fields, commodities: commoditiesOf(formId) }),
-    onCreated: () => onDone?.(),
     toasts: {
       created: { title: t('Details received!'), description: t('Thank you: your specialist has what the underwriters ask for.'), variant: 'success' },
       rateLimited: detailsForm.rateLimitMessage,
@@ -60,6 +58,10 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
     </Field>
   );
 
+  // Details are sent once per quote: what takes the form's place offers no other.
+  if (received) {
+    return <Received idPrefix={idPrefix} title={t('Details received')} description={t('Thank you: your specialist has what the underwriters ask for.')} />;
+  }
   return (
     <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">
       <h2 id={id('heading')} className="text-2xl font-bold">
@@ -115,7 +117,7 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
       </div>
       <Honeypot id={id('website')} />
       <LocaleInput />
-      <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light disabled:cursor-wait disabled:opacity-70">
+      <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70">
         {busy ? t('Sending...') : t('Send Details')}
       </button>
     </form>

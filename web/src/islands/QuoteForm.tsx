@@ -6,6 +6,7 @@ import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { useState } from 'react';
 import DetailsForm from './DetailsForm';
+import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 import { CarrierConfirm } from './CarrierConfirm';
 
@@ -26,18 +27,18 @@ export interface QuoteFormProps {
 
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [detailsToken, setDetailsToken] = useState<string | null>(null);
-  const [detailsSent, setDetailsSent] = useState(false);
-  const { errors, busy, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
+  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
-    refuse: (fields) =>
-      fields.consent ? undefined : { title: t('Consent Required'), description: t('Please agree to our communication terms to proceed.'), variant: 'destructive' },
+    // Consent unticked: the spec's toast, and the same words beside the box, which takes focus.
+    refuse: (fields) => {
+      if (fields.consent) return undefined;
+      const description = t('Please agree to our communication terms to proceed.');
+      return { toast: { title: t('Consent Required'), description, variant: 'destructive' }, errors: { consent: description } };
+    },
     body: (fields) => ({ ...fields, consent: true }),
     // The thank-you state: "Speed up your quote" with the token the 201 answer carries.
-    onCreated: (answer) => {
-      setDetailsToken(typeof answer.details_token === 'string' ? answer.details_token : null);
-      setDetailsSent(false);
-    },
+    onCreated: (answer) => setDetailsToken(typeof answer.details_token === 'string' ? answer.details_token : null),
     toasts: {
       created: { title: t('Quote request submitted!'), description: t('A trucking insurance specialist will contact you shortly.'), variant: 'success' },
       failed: { title: t('Submission Error'), description: quoteForm.failureMessage, variant: 'destructive' },
@@ -46,12 +47,26 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
   const id = (name: string) => `${idPrefix}-${name}`;
   const compact = variant === 'compact';
   const headingId = id('heading');
-  // After a quote: the form is reset (another may be sent) and "Speed up your quote" follows it, with the token the
-  // 201 answer carried, until the details are sent.
+  // After a quote: "Request received" in the form's place (another may be asked for from there), and "Speed up your
+  // quote" after it, with the token the 201 answer carried; once sent, the details form says so in its own place.
   return (
     <>
+      {received ? (
+        <Received
+          idPrefix={idPrefix}
+          compact={compact}
+          title={t('Request received')}
+          description={t('A trucking insurance specialist will contact you shortly.')}
+          again={t('Request another quote')}
+          onAgain={sendAnother}
+        />
+      ) : (
+      // noValidate: the browser's own messages are bubbles that vanish, away from the field; every rule is the
+      // server's too (the inputs' attributes still say what is required and the limits), and its messages sit under
+      // their fields, with focus on the first.
       <form
         {...formProps}
+        noValidate
         aria-labelledby={headingId}
         className={`rounded-2xl bg-white text-ink ${compact ? 'border border-slate-200 p-6 shadow-lg' : 'p-6 shadow-2xl md:p-8'}`}
       >
@@ -83,7 +98,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
             </select>
           </Field>
           <Field id={id('vehicle_count')} label={t('Number of Vehicles')} error={error('vehicle_count')}>
-            <input id={id('vehicle_count')} name="vehicle_count" type="number" min={rules.vehicle_count.min} step={1} required={rules.vehicle_count.required} inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
+            <input id={id('vehicle_count')} name="vehicle_count" type="number" min={rules.vehicle_count.min} max={rules.vehicle_count.max} step={1} required={rules.vehicle_count.required} inputMode="numeric" autoComplete="off" defaultValue={value('vehicle_count')} className={inputClass} {...describedBy(id('vehicle_count'), { error: errors.vehicle_count })} />
           </Field>
           <div className={compact ? '' : 'sm:col-span-2'}>
             <Field id={id('dot_number')} label={t('DOT Number')} optional hint={t('For trucking businesses with a USDOT number (1-8 digits).')} error={error('dot_number')}>
@@ -107,14 +122,15 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
         </div>
         <button
           {...buttonProps}
-          className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light disabled:cursor-wait disabled:opacity-70"
+          className="mt-6 flex w-full items-center justify-center rounded-lg bg-amber px-5 py-3 text-lg font-semibold text-ink shadow-sm hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70"
         >
           {busy ? t('Processing...') : t('Get My Free Quote')}
         </button>
       </form>
-      {detailsToken && !detailsSent && (
+      )}
+      {detailsToken && (
         <div className="mt-6">
-          <DetailsForm key={detailsToken} token={detailsToken} idPrefix={id('details')} onDone={() => setDetailsSent(true)} />
+          <DetailsForm key={detailsToken} token={detailsToken} idPrefix={id('details')} />
         </div>
       )}
     </>

@@ -1,16 +1,26 @@
 // The notification area: one toast at a time (spec: "toasts are shown one at a time"), always the newest: a new
-// toast replaces the one on screen at once, so a success never waits behind an earlier error. Each stays a few
-// seconds or until dismissed, announced politely, or assertively for errors.
+// toast replaces the one on screen at once, so a success never waits behind an earlier error. Announced politely,
+// or assertively for errors. Nothing vanishes before it is read (WCAG 2.2.1): an error stays until dismissed or
+// replaced; a success (whose news also stays on the page, in the form's place: ./Received) closes after a few
+// seconds, but never while the pointer is on it or focus is in it. And it never hides what has focus (2.4.11):
+// while one is shown the page can scroll past it, and a field focused under it is scrolled clear of it.
 import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../ui/Icon';
 import { TOAST_EVENT, toasterListening, type ToastMessage } from './toast';
 
-const SHOWN_MS = { default: 6000, success: 6000, destructive: 9000 } as const;
+/** How long a toast stays once nothing holds it; errors stay until dismissed. */
+const SHOWN_MS = { default: 6000, success: 6000, destructive: null } as const;
+/** Room kept between a focused element and the toast above which it is scrolled. */
+const CLEARANCE_PX = 12;
 
 export default function Toaster() {
   const [current, setCurrent] = useState<(ToastMessage & { id: number }) | null>(null);
   const nextId = useRef(1);
+  // The pointer is on the toast, or focus is inside it: its time does not run.
+  const [hovered, setHovered] = useState(false);
+  const [focusWithin, setFocusWithin] = useState(false);
+  const toastElement = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const receive = (event: Event) => {
@@ -25,17 +35,63 @@ export default function Toaster() {
 
   const dismiss = () => setCurrent(null);
 
-  // Keyed by the toast's id: a replacement starts its own full time on screen.
+  // Keyed by the toast's id: a replacement starts its own full time on screen, and so does a toast let go of.
+  const held = hovered || focusWithin;
   useEffect(() => {
-    if (!current) return;
-    const timer = window.setTimeout(() => setCurrent((shown) => (shown?.id === current.id ? null : shown)), SHOWN_MS[current.variant ?? 'default']);
+    const shownMs = current && SHOWN_MS[current.variant ?? 'default'];
+    if (!current || shownMs === null || held) return;
+    const timer = window.setTimeout(() => setCurrent((shown) => (shown?.id === current.id ? null : shown)), shownMs);
     return () => window.clearTimeout(timer);
+  }, [current, held]);
+
+  // A toast that goes while held (replaced, dismissed) holds nothing any more.
+  useEffect(() => {
+    if (current) return;
+    setHovered(false);
+    setFocusWithin(false);
+  }, [current]);
+
+  // While a toast is shown: the page ends its height further down, so whatever is under the toast can be scrolled
+  // above it, and an element that takes focus under it (Tab, a script) is scrolled until it is clear.
+  useEffect(() => {
+    const toast = toastElement.current;
+    if (!current || !toast) return;
+    const body = document.body;
+    const keepRoom = () => {
+      body.style.paddingBottom = `${toast.getBoundingClientRect().height + 2 * CLEARANCE_PX}px`;
+    };
+    keepRoom();
+    const resized = new ResizeObserver(keepRoom);
+    resized.observe(toast);
+    const clearFocused = (event: FocusEvent) => {
+      const focused = event.target;
+      if (!(focused instanceof Element) || toast.contains(focused)) return;
+      const box = focused.getBoundingClientRect();
+      const toastTop = toast.getBoundingClientRect().top;
+      if (box.bottom + CLEARANCE_PX <= toastTop || box.top >= toast.getBoundingClientRect().bottom) return;
+      // Up by what the toast covers, but never so far that the element's top goes under the sticky header (the
+      // page's scroll-padding-top is the header's room).
+      const headerRoom = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+      const distance = Math.min(box.bottom + CLEARANCE_PX - toastTop, box.top - headerRoom);
+      if (distance > 0) window.scrollBy({ top: distance, behavior: 'instant' });
+    };
+    document.addEventListener('focusin', clearFocused);
+    return () => {
+      resized.disconnect();
+      document.removeEventListener('focusin', clearFocused);
+      body.style.paddingBottom = '';
+    };
   }, [current]);
 
   const destructive = current?.variant === 'destructive';
   const body = current && (
     <div
       key={current.id}
+      ref={toastElement}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocusWithin(true)}
+      onBlur={(event) => setFocusWithin(event.currentTarget.contains(event.relatedTarget))}
       data-variant={current.variant ?? 'default'}
       className={`toast pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border p-4 shadow-2xl ${
         destructive ? 'border-danger bg-danger text-white' : 'border-slate-200 bg-white text-ink'

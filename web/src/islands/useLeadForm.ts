@@ -1,8 +1,9 @@
 // What both form islands do, in one hook: a submission id that makes a retried or double-clicked submission count
 // once, the sending state with its synchronous guard, the JSON POST carrying the visit's attribution (captured on
 // the visit's first page by ../enhance/attribution), and the server's answer turned into errors under the fields or
-// a toast: 201 resets the form, 422 marks the fields, 429 says to wait, anything else (503, no network) says it
-// failed. The forms keep only what differs: their fields and their toasts' words. With `template` the form is the
+// a toast: 201 puts the lasting "received" panel (./Received) in the form's place, 422 marks the fields, 429 says to
+// wait, anything else (503, no network) says it failed. A refusal before sending (the quote's consent) marks its
+// field too, and focus goes to the first field in error, so an error is never only a toast. The forms keep only what differs: their fields and their toasts' words. With `template` the form is the
 // no-JavaScript error page's, whose markers the server fills in. The body is the form's own fields, so it carries the
 // page's language from each form's <LocaleInput> (ui/Field), as the no-JavaScript post does.
 import { markers } from '@contract';
@@ -24,8 +25,8 @@ export interface LeadFormOptions {
   endpoint: string;
   /** Server-side only: render the markers the no-JavaScript error page fills in. */
   template: boolean;
-  /** Says why the form cannot be sent as filled in (a toast), before anything is sent. */
-  refuse?: (fields: Record<string, string>) => ToastMessage | undefined;
+  /** Says why the form cannot be sent as filled in (a toast, and the message beside each field), before anything is sent. */
+  refuse?: (fields: Record<string, string>) => { toast: ToastMessage; errors: FieldErrors } | undefined;
   /** The JSON body's fields, from the form's; the form's own by default. */
   body?: (fields: Record<string, string>) => Record<string, unknown>;
   /** Called with the server's answer once it took the submission (the quote's carries its details token). */
@@ -41,6 +42,11 @@ export interface LeadFormOptions {
 export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, onCreated, toasts }: LeadFormOptions) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
+  // The form was taken: the component shows <Received> instead of the form until the visitor asks for another.
+  const [received, setReceived] = useState(false);
+  // Set when the form comes back after "send another": its first field takes focus as it mounts.
+  const focusFirstFieldOnMount = useRef(false);
+  const refusedFields = useRef<string[]>([]);
   // Read synchronously by the next submit event, which can come before React re-renders with `busy`.
   const sending = useRef(false);
   const submissionId = useRef<string | null>(null);
@@ -52,8 +58,17 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     const fields = formFields(form);
     const refusal = refuse?.(fields);
     if (refusal) {
-      showToast(refusal);
+      refusedFields.current = Object.keys(refusal.errors);
+      setErrors(refusal.errors);
+      focusFirstError(form, refusal.errors);
+      showToast(refusal.toast);
       return;
+    }
+    // What the last refusal marked is now put right: its messages go (the server's stay until its answer).
+    if (refusedFields.current.length > 0) {
+      const putRight = refusedFields.current;
+      refusedFields.current = [];
+      setErrors((shown) => Object.fromEntries(Object.entries(shown).filter(([name]) => !putRight.includes(name))));
     }
     submissionId.current ??= newSubmissionId();
     sending.current = true;
@@ -62,9 +77,10 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     sending.current = false;
     setBusy(false);
     if (result.kind === 'created') {
-      form.reset();
       setErrors({});
       submissionId.current = null;
+      setReceived(true);
+      swallowTheRestOfAMultiClick();
       showToast(toasts.created);
       onCreated?.(result.body);
     } else if (result.kind === 'refused') {
@@ -87,14 +103,34 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
   return {
     errors,
     busy,
+    /** The form was taken: show <Received> in its place. */
+    received,
+    /** "Send another": the empty form again, focus on its first field. */
+    sendAnother: () => {
+      focusFirstFieldOnMount.current = true;
+      setReceived(false);
+    },
     /** A field's typed value: only the template's marker, the form itself is uncontrolled. */
     value: (name: Name) => (template ? `${markers.value}${name}` : undefined),
     /** A field's error from the server, or the template's marker. */
     error: (name: Name) => (template ? `${markers.error}${name}` : errors[name]),
     /** For the <form>: it posts to the same address without JavaScript. */
-    formProps: { action: endpoint, method: 'post', onSubmit, onInput },
-    /** For the submit button. */
-    buttonProps: { type: 'submit', disabled: busy, onClick: ignoreRepeatedClick } as const,
+    formProps: {
+      action: endpoint,
+      method: 'post',
+      onSubmit,
+      onInput,
+      ref: (form: HTMLFormElement | null) => {
+        if (!form || !focusFirstFieldOnMount.current) return;
+        focusFirstFieldOnMount.current = false;
+        firstField(form)?.focus();
+      },
+    },
+    /**
+     * For the submit button: marked disabled while sending, but not `disabled`, which would drop its focus to
+     * <body> (the sending guard above ignores a press meanwhile).
+     */
+    buttonProps: { type: 'submit', 'aria-disabled': busy ? true : undefined, onClick: ignoreRepeatedClick } as const,
   };
 }
 
@@ -140,6 +176,31 @@ function formFields(form: HTMLFormElement): Record<string, string> {
     if (typeof value === 'string') fields[name] = value;
   });
   return fields;
+}
+
+/**
+ * The form is gone once it was taken, and what was under the pointer moves: the second click of a double-click (or a
+ * repeated tap) that arrives after the answer must not press whatever is there now (a link, "Send another", the
+ * details form's button). The browser counts a multi-click's clicks in `detail`, so until the next single click,
+ * clicks that continue a multi-click are swallowed, whatever the timing.
+ */
+function swallowTheRestOfAMultiClick(): void {
+  const swallow = (event: MouseEvent) => {
+    if (event.detail > 1) {
+      event.preventDefault();
+      event.stopPropagation();
+    } else {
+      document.removeEventListener('click', swallow, true);
+    }
+  };
+  document.addEventListener('click', swallow, true);
+}
+
+/** The form's first field a person fills in (not the hidden ones, nor the honeypot kept out of the tab order). */
+function firstField(form: HTMLFormElement): HTMLElement | undefined {
+  return Array.from(form.elements).find(
+    (element): element is HTMLElement => element instanceof HTMLElement && element.tabIndex >= 0 && (element as HTMLInputElement).type !== 'hidden',
+  );
 }
 
 /** Moves focus to the first field the server marked, so keyboard and screen-reader users land on it. */

@@ -28,6 +28,8 @@ pub struct Field {
     pub pattern: Option<&'static str>,
     /// The smallest and largest number accepted, for number fields.
     pub range: Option<(i64, i64)>,
+    /// The message for a whole number outside `range`, where `invalid` (about the format) does not say the limits.
+    pub out_of_range: Option<&'static str>,
 }
 
 impl Field {
@@ -41,6 +43,7 @@ impl Field {
             invalid: None,
             pattern: None,
             range: None,
+            out_of_range: None,
         }
     }
 
@@ -132,6 +135,9 @@ pub const VEHICLE_COUNT: Field = Field {
     missing: Some("Please select vehicle count"),
     invalid: Some("Invalid vehicle count format"),
     range: Some((1, 100_000)),
+    // The spec's "Invalid vehicle count format" is about a value that is no number; a number the server will not take
+    // says which it would.
+    out_of_range: Some("Number of vehicles must be from 1 to 100,000"),
     ..Field::text("vehicle_count")
 };
 

@@ -31,6 +31,8 @@ const table: Record<string, string> = {
   "For trucking businesses with a USDOT number (1-8 digits).": "Para empresas de transporte con número USDOT (de 1 a 8 dígitos).",
   "Processing...": "Procesando...",
   "Get My Free Quote": "Obtener mi cotización gratis",
+  "Request received": "Solicitud recibida",
+  "Request another quote": "Solicitar otra cotización",
 
   // CarrierConfirm: the DOT lookup's offer.
   "Is this your company?": "¿Es esta su empresa?",
@@ -66,6 +68,7 @@ const table: Record<string, string> = {
   "New Policy Should Start": "Inicio de la nueva póliza",
   "Best Time to Call": "Mejor hora para llamarle",
   "Send Details": "Enviar datos",
+  "Details received": "Datos recibidos",
 
   // ContactForm.
   "Message received!": "¡Mensaje recibido!",
@@ -76,6 +79,8 @@ const table: Record<string, string> = {
   "Subject": "Asunto",
   "Message": "Mensaje",
   "Send Message": "Enviar mensaje",
+  "Message received": "Mensaje recibido",
+  "Send another message": "Enviar otro mensaje",
 
   // CoiForm: the certificate of insurance request.
   "Certificate request received!": "¡Recibimos su solicitud de certificado!",
@@ -98,6 +103,8 @@ const table: Record<string, string> = {
   "Needed By": "Fecha en que lo necesita",
   "Notes": "Notas",
   "Request Certificate": "Solicitar certificado",
+  "Certificate request received": "Solicitud de certificado recibida",
+  "Request another certificate": "Solicitar otro certificado",
 
   // BlogExplorer and the post cards.
   "Search articles": "Buscar artículos",
@@ -117,6 +124,10 @@ const table: Record<string, string> = {
   // Toaster, Stars.
   "Dismiss notification": "Cerrar notificación",
   "Rated {rating} out of 5": "Calificación: {rating} de 5",
+
+  // RoadCanvas: the hero animation's pause button.
+  "Pause animation": "Pausar animación",
+  "Play animation": "Reanudar animación",
 };
 
 export const { t, missingTexts } = translator(table, 'web/src/i18n/es/islands.ts');
