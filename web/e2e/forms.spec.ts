@@ -545,6 +545,7 @@ test.describe('the quote form', () => {
   });
 
   test("the compact sidebar form on a product page stores a quote with the page's type", async ({ page }, info) => {
+    test.skip(info.project.name === 'phone', 'a phone shows one quote form, the one after the article');
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-sidebar');
     const humanPause = await openQuoteForm(page, '/products/dump-truck-insurance', 'sidebar-quote');

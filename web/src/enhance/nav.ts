@@ -9,6 +9,9 @@
 //   - A click outside closes it; one menu is open at a time (`name` does this natively in recent browsers).
 //   - A mouse pointing at a desktop menu ([data-hover-menu]) opens it and leaving closes it; clicking the summary of
 //     a menu the hover just opened keeps it open instead of toggling it shut.
+//   - The header's height is kept in --header-height, which the page's scroll-padding-top (styles.css) adds to, so a
+//     focused element is never scrolled under the sticky header, even when the header grows (its words wrap with a
+//     reader's own text spacing or a large font).
 
 /** Enhances the menus inside `root` (the element marked [data-site-nav]) and marks it data-enhanced for tests. */
 export function enhanceNav(root: HTMLElement): void {
@@ -68,6 +71,12 @@ export function enhanceNav(root: HTMLElement): void {
   document.addEventListener('click', (event) => {
     for (const menu of menus) if (menu.open && !menu.contains(event.target as Node)) close(menu);
   });
+
+  const header = root.closest('header');
+  if (header) {
+    const keepHeight = () => document.documentElement.style.setProperty('--header-height', `${header.offsetHeight}px`);
+    new ResizeObserver(keepHeight).observe(header);
+  }
 
   root.dataset.enhanced = '';
 }

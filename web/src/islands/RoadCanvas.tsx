@@ -1,7 +1,13 @@
 // The home hero's backdrop: a night highway drawn in perspective, lane markings and reflector posts streaming
-// toward the viewer. Phones get a lighter scene (fewer posts, lower resolution, 30 frames a second); with
-// prefers-reduced-motion it is one still frame; it pauses while off screen or in a hidden tab.
-import { useEffect, useRef } from 'react';
+// toward the viewer. Phones get a lighter scene (fewer posts, lower resolution, 30 frames a second); it pauses while
+// off screen or in a hidden tab.
+// Moving content that starts by itself and lasts more than 5 s needs a way to stop it (WCAG 2.2.2): a button in the
+// hero's corner pauses and resumes it. With prefers-reduced-motion the scene starts still, one frame, and the button
+// offers to play it: the visitor's own choice may still start it. The button appears once script runs (with script
+// off nothing moves), placed over the hero's bottom padding, so it shifts nothing.
+import { t } from '@i18n/islands';
+import { useEffect, useRef, useState } from 'react';
+import { Icon } from '../ui/Icon';
 
 interface Scene {
   posts: number;
@@ -16,6 +22,9 @@ const FAR = 60; // the farthest distance drawn, in the same units as the lane da
 
 export default function RoadCanvas() {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  // null until the scene is running in the browser (no button before: it would do nothing), then whether it is paused.
+  const [paused, setPaused] = useState<boolean | null>(null);
+  const pause = useRef<(paused: boolean) => void>(() => {});
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -28,6 +37,7 @@ export default function RoadCanvas() {
     let frame = 0;
     let last = 0;
     let visible = true;
+    let stopped = reducedMotion.matches;
 
     const resize = () => {
       scene = phone.matches ? PHONE : DESKTOP;
@@ -116,12 +126,20 @@ export default function RoadCanvas() {
     const start = () => {
       window.cancelAnimationFrame(frame);
       last = 0;
-      if (visible && !reducedMotion.matches && document.visibilityState === 'visible') {
+      if (visible && !stopped && document.visibilityState === 'visible') {
         frame = window.requestAnimationFrame(tick);
       } else {
         draw();
       }
     };
+
+    pause.current = (value: boolean) => {
+      stopped = value;
+      setPaused(value);
+      start();
+    };
+    // A change of the preference while the page is open is followed, as the visitor's latest word.
+    const motionChanged = () => pause.current(reducedMotion.matches);
 
     const observer = new IntersectionObserver(([entry]) => {
       visible = entry?.isIntersecting ?? true;
@@ -130,21 +148,39 @@ export default function RoadCanvas() {
     observer.observe(canvas);
     const resizeObserver = new ResizeObserver(resize);
     resizeObserver.observe(canvas);
-    reducedMotion.addEventListener('change', start);
+    reducedMotion.addEventListener('change', motionChanged);
     phone.addEventListener('change', resize);
     document.addEventListener('visibilitychange', start);
     resize();
-    start();
+    pause.current(stopped);
 
     return () => {
       window.cancelAnimationFrame(frame);
       observer.disconnect();
       resizeObserver.disconnect();
-      reducedMotion.removeEventListener('change', start);
+      reducedMotion.removeEventListener('change', motionChanged);
       phone.removeEventListener('change', resize);
       document.removeEventListener('visibilitychange', start);
     };
   }, []);
 
-  return <canvas ref={canvasRef} aria-hidden="true" data-testid="road-canvas" className="absolute inset-0 size-full" />;
+  // The island's container (Home.tsx) covers the hero without taking clicks; the canvas sits behind the hero's
+  // content (-z-10 within the hero's isolated stacking), the button above it, aligned with the content's left edge.
+  return (
+    <>
+      <canvas ref={canvasRef} aria-hidden="true" data-testid="road-canvas" className="absolute inset-0 -z-10 size-full" />
+      {paused !== null && (
+        <div className="container-site absolute inset-x-0 bottom-3 md:bottom-5">
+          <button
+            type="button"
+            onClick={() => pause.current(!paused)}
+            className="pointer-events-auto inline-flex items-center gap-2 rounded-full border border-white/40 bg-ink/70 px-3 py-1.5 text-sm font-semibold text-white hover:border-white hover:bg-ink"
+          >
+            <Icon name={paused ? 'play' : 'pause'} className="size-4 shrink-0" />
+            {paused ? t('Play animation') : t('Pause animation')}
+          </button>
+        </div>
+      )}
+    </>
+  );
 }

@@ -26,9 +26,8 @@ export function BlogPost({ post }: { post: Post }) {
             <a href={pages.blog.href} className="inline-flex items-center gap-2 font-semibold text-steel hover:text-navy">
               <Icon name="arrowLeft" className="size-4" />{' '}{t('Back to all articles')}
             </a>
-            <p className="mt-6">
-              <span className="rounded-full bg-sky px-3 py-1 text-sm font-semibold text-navy">{t(post.category)}</span>
-            </p>
+            {/* The category as a label (kicker), not a pill that would read as a button. */}
+            <p className="kicker mt-6">{t(post.category)}</p>
             <h1 id="post-title" className="mt-4 text-3xl font-extrabold tracking-tight text-balance md:text-5xl">
               {post.title}
             </h1>

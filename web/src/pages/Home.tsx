@@ -29,8 +29,13 @@ export function Home() {
   return (
     <>
       <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden bg-ink text-white">
-        <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="absolute inset-0 -z-10" />
+        {/* The canvas island: its canvas behind the content, its pause button over the hero's bottom padding; the
+            container itself lets clicks through to the content. */}
+        <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="pointer-events-none absolute inset-0" />
         <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/90 via-ink/60 to-ink/10" aria-hidden="true" />
+        {/* The bottom edge darkened under the pause button: its focus outline meets the road's amber centre line
+            there on a phone (amber on amber), and now meets dark ground instead. */}
+        <div className="absolute inset-x-0 bottom-0 -z-10 h-24 bg-gradient-to-t from-ink/85 to-transparent" aria-hidden="true" />
         <div className="container-site grid items-center gap-12 py-16 md:py-24 lg:grid-cols-[1.15fr_1fr]">
           <div>
             <p className="kicker !text-amber">{t('Commercial truck insurance since')}{' '}{site.founded}</p>
@@ -46,10 +51,11 @@ export function Home() {
                 {t('Explore Coverage Options')}
               </ButtonLink>
             </div>
-            <ul className="mt-10 flex flex-wrap gap-3">
+            {/* Plain labels with their icons: a filled pill would read as a button, and these do nothing. */}
+            <ul className="mt-10 flex flex-wrap gap-x-6 gap-y-3">
               {heroBadges.map((badge) => (
-                <li key={badge.label} className="flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold backdrop-blur">
-                  <Icon name={badge.icon} className="size-4 text-amber" />
+                <li key={badge.label} className="flex items-center gap-2 text-sm font-semibold text-slate-200">
+                  <Icon name={badge.icon} className="size-5 shrink-0 text-amber" />
                   {badge.label}
                 </li>
               ))}

@@ -1,6 +1,6 @@
 // One template for every product page (content/products/<slug>.toml): hero with highlights and the quote panel,
-// overview, illustration, type list, coverage options, important information, benefits, sticky quote sidebar,
-// FAQ (the page's own, or the general FAQ's first entries) and a closing call to action.
+// overview, illustration, type list, coverage options, important information, benefits, a second quote form beside
+// them on a desktop, FAQ (the page's own, or the general FAQ's first entries) and a closing call to action.
 import { t } from '@i18n/pages';
 import { content, paragraphs, type Product } from '../content';
 import { Icon } from '../ui/Icon';
@@ -103,10 +103,12 @@ export function ProductPage({ product }: { product: Product }) {
             </ul>
           </section>
         </div>
-        <div>
-          <div className="lg:sticky lg:top-24">
-            <QuoteFormIsland idPrefix="sidebar-quote" compact heading={t('Ready for a Quote?')} insuranceType={product.insurance_type} />
-          </div>
+        {/* The side form: from 1024 px, beside the article. Below that the column would put it after the article, a
+            second copy of the hero's form (the closing banner leads to the quote page). Not sticky: at 1,079 px
+            (1,242 in Spanish, more with errors or the details form after a quote) it is taller than most screens,
+            and a sticky box taller than the screen keeps its lower fields, and its button, out of reach. */}
+        <div className="hidden lg:block">
+          <QuoteFormIsland idPrefix="sidebar-quote" compact heading={t('Ready for a Quote?')} insuranceType={product.insurance_type} />
         </div>
       </div>
 

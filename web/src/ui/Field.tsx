@@ -6,7 +6,7 @@ import { t } from '@i18n/islands';
 import type { ReactNode } from 'react';
 
 export const inputClass =
-  'mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-steel focus:outline-none focus:ring-2 focus:ring-steel/40 aria-invalid:border-danger disabled:bg-mist';
+  'mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-steel aria-invalid:border-danger disabled:bg-mist';
 
 export function Field({
   id,

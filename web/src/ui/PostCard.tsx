@@ -33,7 +33,8 @@ export function PostCard({ post, headingLevel = 3, featured = false }: { post: P
       </div>
       <div className={`flex flex-1 flex-col p-6 ${featured ? 'md:justify-center md:p-10' : ''}`}>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-          <span className="rounded-full bg-sky px-3 py-0.5 font-semibold text-navy">{post.category}</span>
+          {/* The category as a label, not a pill: a pill reads as a button, and this is not one. */}
+          <span className="text-xs font-bold uppercase tracking-wider text-steel">{post.category}</span>
           <time dateTime={post.dateIso} className="text-muted">
             {post.date}
           </time>

@@ -26,14 +26,18 @@ export function Layout({ path, toaster, children }: { path: string; toaster: boo
       <a href="#main" className="skip-link">
         {t('Skip to content')}
       </a>
-      {/* Solid, without a backdrop filter: a filter would make the header the containing block of the mobile menu's
-          fixed panel and cut that panel to the header's height. */}
-      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
-        <div className="container-site flex h-16 items-center gap-4">
-          <a href={pages.home.href} className="flex shrink-0 items-center gap-2.5 font-extrabold tracking-tight text-ink" aria-label={t('{brand}, home', { brand: site.brand })}>
-            <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9" />
-            {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room. */}
-            <span className="max-w-[9.5rem] text-base leading-tight sm:max-w-none sm:text-lg md:hidden lg:inline lg:max-w-[9.5rem] lg:text-base xl:max-w-none xl:text-lg">{site.brand}</span>
+      {/* Solid, without a backdrop filter (a filter would change how the mobile menu's panel is placed). Sticky only
+          on a screen tall enough (`tall:`, styles.css); relative otherwise, as the panel is placed below it. Its
+          height is a minimum: with a reader's own text spacing the logo's words or the menus wrap and it grows. */}
+      <header className="relative top-0 z-40 border-b border-slate-200 bg-white tall:sticky">
+        <div className="container-site flex min-h-16 items-center gap-3 py-2 md:gap-4">
+          {/* The logo's words wrap rather than push the menu off a narrow screen (min-w-0). From 768 px, where the menu
+              may wrap to a second row, the logo's words wrap first (shrink-[100]) but no word is cut (min-w-auto). */}
+          <a href={pages.home.href} className="flex min-w-0 items-center gap-2 font-extrabold tracking-tight text-ink sm:gap-2.5 md:min-w-auto md:shrink-[100]" aria-label={t('{brand}, home', { brand: site.brand })}>
+            <img src={imageUrl('logo.svg')} alt="" width={36} height={36} className="size-9 shrink-0" />
+            {/* From 768 to 1023 px the logo alone leads home: the full menu needs the room; from 1024 px its words
+                take two lines, leaving the menu its one row in both languages. */}
+            <span className="min-w-0 text-base leading-tight sm:text-lg md:hidden lg:inline lg:max-w-[8.75rem] lg:text-base xl:max-w-[11rem] xl:text-lg">{site.brand}</span>
           </a>
           <SiteNav
             vehicles={header.vehicles}

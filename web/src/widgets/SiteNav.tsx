@@ -32,11 +32,15 @@ export interface LanguageLink {
 /** The language switch: the other language's name, in that language (so a screen reader says it in it too). */
 function LanguageSwitch({ link, className, short }: { link: LanguageLink; className: string; short?: boolean }) {
   return (
-    <a href={link.href} hrefLang={link.code} lang={link.code} className={className} data-language-switch="">
+    <a href={link.href} hrefLang={link.code} lang={link.code} className={className} title={short ? link.name : undefined} data-language-switch="">
       <Icon name="globe" className="size-4 shrink-0" />
       {short ? (
         <>
-          {/* The header is narrow: below 1440 px the globe alone shows; the name is the link's name at every width. */}
+          {/* The header is narrow: below 1440 px the language's code shows ("ES"), the start of its name, which stays
+              the link's name at every width (a speech user saying "ES" still finds it). */}
+          <span aria-hidden="true" className="min-[1440px]:hidden">
+            {link.code.toUpperCase()}
+          </span>
           <span className="sr-only min-[1440px]:not-sr-only">{link.name}</span>
         </>
       ) : (
@@ -61,7 +65,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
   // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
   const dropdown = (label: string, items: Link[]) => (
     <details className="nav-menu relative" name="site-menu" data-hover-menu="">
-      <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2.5 xl:px-3">
+      <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2 xl:px-2.5">
         {label}
         <Icon name="chevronDown" className="nav-chevron size-4 transition-transform" />
       </summary>
@@ -79,8 +83,11 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
   );
 
   return (
-    <div data-site-nav="" className="ml-auto flex items-center">
-      <nav aria-label={t('Main')} className="hidden items-center md:flex lg:gap-1">
+    <div data-site-nav="" className="ml-auto flex shrink-0 items-center md:min-w-0 md:shrink">
+      {/* Its items wrap to a second row rather than leave the screen when they need more room than they have (a
+          reader's own text spacing); at the site's own spacing they hold one row from 768 px up, in 14 px type
+          below 1024 px. */}
+      <nav aria-label={t('Main')} className="hidden flex-wrap items-center justify-end text-sm md:flex lg:gap-0.5 lg:text-base xl:gap-1">
         {dropdown(t('Vehicle Types'), vehicles)}
         {dropdown(t('Coverage Types'), coverages)}
         {links.map((link) => (
@@ -88,7 +95,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
             key={link.href}
             href={link.href}
             aria-current={current(link.href)}
-            className="rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-2.5 xl:px-3"
+            className="rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel aria-[current=page]:text-steel lg:px-2 xl:px-2.5"
           >
             {link.label}
           </a>
@@ -96,7 +103,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
         <LanguageSwitch
           link={otherLanguage}
           short
-          className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2 min-[1440px]:px-3"
+          className="flex items-center gap-1.5 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2"
         />
         {/* The phone is always in the header: the number from 1280 px, an icon with the number as its name below. */}
         <a
@@ -116,7 +123,7 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
         </a>
       </nav>
 
-      <div className="flex items-center gap-2 md:hidden">
+      <div className="flex items-center gap-1.5 md:hidden min-[360px]:gap-2">
         <a
           href={phoneHref}
           className="flex size-11 items-center justify-center rounded-lg bg-navy text-white"
@@ -126,14 +133,16 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
         </a>
         {/* One of the two icons shows, by CSS on details[open] (styles.css), so the swap needs no script. */}
         <details className="nav-menu" name="site-menu">
-          <summary className="flex h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 font-semibold text-ink">
+          <summary className="flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-lg border border-slate-300 px-2.5 font-semibold text-ink min-[360px]:px-3">
             <Icon name="menu" className="nav-icon-closed size-5" />
             <Icon name="close" className="nav-icon-open size-5" />
-            {t('Menu')}
+            {/* Below 360 px (a small phone, or 400 % zoom) the icon alone shows, so the logo keeps its room; the word
+                stays its name. */}
+            <span className="sr-only min-[360px]:not-sr-only">{t('Menu')}</span>
           </summary>
           <nav
             aria-label={t('Mobile')}
-            className="fixed inset-x-0 bottom-0 top-16 z-50 overflow-y-auto border-t border-slate-200 bg-white px-4 pb-10"
+            className="absolute inset-x-0 top-full z-50 h-[calc(100dvh-100%)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-10"
           >
             {mobileGroup(t('Vehicle Types'), vehicles)}
             {mobileGroup(t('Coverage Types'), coverages)}
