@@ -122,11 +122,12 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         };
         let Some(share) = shares.take(peer.ip()) else {
             // The address already holds its share: the connection is closed now, before a byte is read. Answering
-            // it (a 503 with `Connection: close`) would mean waiting for its request head, which such a client can
-            // trickle for `request_head_timeout` while it holds a descriptor, and is then lost anyway when the
-            // close resets a connection with unread bytes. Closed at once, an extra connection costs an accept and
-            // a close, and holds nothing; its permit goes back with it. A person's browser still has the
-            // connections it already holds (a browser opens about 6 to a site).
+            // it (a 503 with `Connection: close`) would mean either waiting for its request head, which such a
+            // client can trickle for `request_head_timeout` while it holds a descriptor, or writing the answer
+            // before reading the request, which the close then turns into a reset that can discard the answer
+            // before the client reads it. Closed at once, an extra connection costs an accept and a close and
+            // holds nothing; its permit goes back with it. A person's browser keeps the connections it already
+            // holds (it opens about 6 to a site), so only a client far beyond that meets this.
             refusals.note(limits.max_connections_per_ip);
             drop(stream);
             continue;

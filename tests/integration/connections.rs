@@ -308,18 +308,22 @@ fn an_address_holding_its_share_of_connections_leaves_room_for_another() {
             .unwrap_or_else(|e| panic!("127.0.0.2 is not answered {path}: {e}"));
         assert_eq!(reply.status, 200, "{path}");
     }
-    // The first address's connections beyond its share were closed by the server, without an answer.
-    for (index, connection) in held.iter_mut().enumerate().skip(10) {
-        assert!(
-            connection.closed_by_server(),
-            "connection {index} beyond the share stayed open"
-        );
+    // The first address holds at most its share: a connection beyond it was closed by the server without an
+    // answer, one within it is served. (Which ones: the first ten, unless the start's health probe, also from
+    // 127.0.0.1, still held its place when they came; it then gives it to a later one.)
+    let mut served = 0;
+    for connection in held.iter_mut() {
+        if connection
+            .get("/about", &[])
+            .is_ok_and(|reply| reply.status == 200)
+        {
+            served += 1;
+        }
     }
-    // Those within its share are served.
-    let reply = held[0]
-        .get("/about", &[])
-        .expect("an answer on a held connection");
-    assert_eq!(reply.status, 200);
+    assert!(
+        (1..=10).contains(&served),
+        "{served} of the first address's 50 connections were served"
+    );
     assert!(
         server.stderr_text().contains("max_connections_per_ip"),
         "the log says why: {}",
