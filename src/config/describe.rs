@@ -39,11 +39,16 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         format!("log_format = {:?}", settings.log_format).to_lowercase(),
         format!("hsts = {}", settings.hsts),
         format!("request_head_timeout = {} s", settings.request_head_timeout),
+        format!("request_body_timeout = {} s", settings.request_body_timeout),
         match rocket.keep_alive {
             0 => "keep_alive = off".to_string(),
             seconds => format!("keep_alive = {seconds} s"),
         },
         format!("max_connections = {}", settings.max_connections),
+        format!(
+            "max_connections_per_ip = {} (not for trusted_proxies)",
+            settings.max_connections_per_ip
+        ),
         format!("workers = {}", rocket.workers),
         format!("shutdown grace = {} s", rocket.shutdown.grace),
         format!(

@@ -45,9 +45,16 @@ pub struct Settings {
     /// or from the head's first byte; a connection still without one is closed. (Rocket's `keep_alive` is how long
     /// a connection may sit idle between requests.)
     pub request_head_timeout: u64,
+    /// Seconds a client has to send a whole request body, counted from its head; a body still arriving then is
+    /// answered 408 (a lead is a few KiB; a body trickled a byte at a time would otherwise hold its connection).
+    pub request_body_timeout: u64,
     /// Connections served at once; more wait to be accepted. Lowered at start to what the process's limit on
     /// open files leaves room for.
     pub max_connections: usize,
+    /// Connections served at once from one client address (the socket's, never `X-Forwarded-For`; an IPv6 /64
+    /// counts as one address); more from it are closed as soon as they are accepted. At most half of
+    /// `max_connections`. Connections from `trusted_proxies` are not counted: every visitor comes through them.
+    pub max_connections_per_ip: usize,
 
     // Lead notifications (src/notify): the agency's e-mail, a signed webhook and the visitor's confirmation.
     /// The agency's mail relay: `smtp://user:pass@host:587` (STARTTLS required), `smtps://user:pass@host:465`, or
@@ -114,7 +121,9 @@ impl std::fmt::Debug for Settings {
             .field("log_format", &self.log_format)
             .field("hsts", &self.hsts)
             .field("request_head_timeout", &self.request_head_timeout)
+            .field("request_body_timeout", &self.request_body_timeout)
             .field("max_connections", &self.max_connections)
+            .field("max_connections_per_ip", &self.max_connections_per_ip)
             .field("smtp_url", &smtp_url)
             .field("smtp_ca_file", &self.smtp_ca_file)
             .field("webhook_ca_file", &self.webhook_ca_file)
@@ -147,7 +156,11 @@ impl Default for Settings {
             log_format: LogFormat::Text,
             hsts: false,
             request_head_timeout: 10,
+            request_body_timeout: 10,
             max_connections: 4096,
+            // A browser opens up to 6 connections to a site; 64 leave room for an office or a yard behind one
+            // address, while 4096 slots take at least 64 addresses to fill.
+            max_connections_per_ip: 64,
             smtp_url: None,
             smtp_ca_file: None,
             webhook_ca_file: None,
@@ -174,7 +187,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 23] = [
+pub const KEYS: [&str; 25] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -185,7 +198,9 @@ pub const KEYS: [&str; 23] = [
     "log_format",
     "hsts",
     "request_head_timeout",
+    "request_body_timeout",
     "max_connections",
+    "max_connections_per_ip",
     "smtp_url",
     "smtp_ca_file",
     "notify_to",
@@ -324,11 +339,13 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
         || settings.carrier_lookup_limit == 0
         || settings.pool_size == 0
         || settings.request_head_timeout == 0
+        || settings.request_body_timeout == 0
         || settings.max_connections == 0
+        || settings.max_connections_per_ip == 0
     {
         return Err(
-            "invalid setting: `ip_limit`, `carrier_lookup_limit`, `pool_size`, `request_head_timeout` and \
-             `max_connections` must be at least 1"
+            "invalid setting: `ip_limit`, `carrier_lookup_limit`, `pool_size`, `request_head_timeout`, \
+             `request_body_timeout`, `max_connections` and `max_connections_per_ip` must be at least 1"
                 .into(),
         );
     }

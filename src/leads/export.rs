@@ -1,7 +1,9 @@
 //! Lead export for the CLI: RFC 4180 CSV (written by the `csv` crate) that is safe to open in a spreadsheet, or JSON.
 //! Both carry every stored column ([`COLUMNS`]): the certificate requests' and the quotes' added details too.
 //! A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return could run as a formula in a spreadsheet,
-//! so it is prefixed with an apostrophe (OWASP's advice for CSV injection).
+//! so it is prefixed with an apostrophe (OWASP's advice for CSV injection). A phone number, stored as E.164
+//! (`+15552100142`), is written as people write it, `(555) 210-0142`: nothing a spreadsheet evaluates, and no
+//! apostrophe for the agent to see or copy; the JSON keeps E.164.
 //!
 //! Both are also safe to print in a terminal, whatever an older version stored: no control character (other than
 //! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
@@ -28,7 +30,11 @@ pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
                 // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
                 other => printable(&other.to_string()).into_owned(),
             };
-            neutralise(text)
+            match (*column == "phone").then(|| us_phone(&text)).flatten() {
+                Some(phone) => phone,
+                // Anything else, a phone an older version stored otherwise included, is guarded.
+                None => neutralise(text),
+            }
         }))?;
     }
     writer.flush()
@@ -64,6 +70,22 @@ pub fn printable(text: &str) -> Cow<'_, str> {
             .map(|c| if is_unsafe(c) { '\u{FFFD}' } else { c })
             .collect(),
     )
+}
+
+/// A US number as the server stores it (`+1` and ten digits) as people write it, `(555) 210-0142`: a spreadsheet
+/// reads that as text (neither a formula nor a number, so no digit is lost or reformatted). `None` for any other
+/// text.
+pub fn us_phone(stored: &str) -> Option<String> {
+    let digits = stored.strip_prefix("+1")?;
+    if digits.len() != 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(format!(
+        "({}) {}-{}",
+        &digits[..3],
+        &digits[3..6],
+        &digits[6..]
+    ))
 }
 
 /// A cell a spreadsheet could run as a formula, prefixed with an apostrophe; any other as it is.
@@ -132,6 +154,28 @@ mod tests {
         );
         assert!(text.contains(",\"line\nbreak\","), "{text}");
         assert_eq!(neutralise("\rx".into()), "'\rx");
+    }
+
+    #[test]
+    fn a_stored_us_phone_is_written_as_people_write_it_and_anything_else_is_guarded() {
+        assert_eq!(us_phone("+15552100142").as_deref(), Some("(555) 210-0142"));
+        for other in [
+            "+1555210014",
+            "+155521001420",
+            "+4930123456",
+            "5552100142",
+            "+1555210014x",
+        ] {
+            assert_eq!(us_phone(other), None, "{other}");
+        }
+        let lead = |phone: &str| Lead {
+            phone: Some(phone.into()),
+            ..Lead::default()
+        };
+        let (_, rows) = round_trip(&[lead("+15552100142"), lead("+4930123456"), lead("=1+1")]);
+        let column = COLUMNS.iter().position(|c| *c == "phone").unwrap();
+        let read: Vec<&str> = rows[1..].iter().map(|row| row[column].as_str()).collect();
+        assert_eq!(read, ["(555) 210-0142", "'+4930123456", "'=1+1"]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Answering one request: GET and HEAD of the site's files from the index in memory, everything else through the
-//! Rocket application's local client (the body read with a time limit), and the server's own refusals.
+//! Rocket application's local client (the body read within two time limits: between its pieces, and for all of
+//! it), and the server's own refusals.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -48,6 +49,16 @@ pub(super) struct Answer {
 }
 
 impl Answer {
+    /// The answer to HEAD says the Content-Length its GET would have, `length`, as hyper does for a GET: not for
+    /// an informational answer, a 204 or a 304, which have no length.
+    pub(super) fn say_length(&mut self, length: usize) {
+        let has_length = !(self.status < 200 || self.status == 204 || self.status == 304);
+        if has_length {
+            self.headers
+                .push((hyper::header::CONTENT_LENGTH, HeaderValue::from(length)));
+        }
+    }
+
     /// The application failed to give an answer (its task panicked).
     pub(super) fn failed() -> Answer {
         Answer {
@@ -68,9 +79,15 @@ pub(super) async fn answer(
     activity.enter(BUSY);
     let started = Instant::now();
     let path = request.uri().path();
-    let is_get = request.method() == Method::GET || request.method() == Method::HEAD;
+    let is_head = request.method() == Method::HEAD;
+    let is_get = request.method() == Method::GET || is_head;
     let answer = if is_get && site::serves(path) {
-        let (answer, served) = site_file(&shared, &request);
+        let (mut answer, served) = site_file(&shared, &request);
+        if is_head {
+            // hyper sends no body for HEAD and counts a length only from a body that has one: an empty answer (a
+            // redirect) would go without the `Content-Length: 0` its GET has.
+            answer.say_length(answer.body.len());
+        }
         shared
             .log
             .record(request.method().as_str(), path, answer.status, started);
@@ -109,8 +126,8 @@ pub(super) async fn answer(
     Ok(response)
 }
 
-/// A GET or HEAD of the site's files, answered from memory (for HEAD, hyper sends the head alone), and the file
-/// that answered it, if one did.
+/// A GET or HEAD of the site's files, answered from memory (for HEAD, hyper sends the head alone; the caller adds
+/// its length), and the file that answered it, if one did.
 pub(super) fn site_file(
     shared: &Shared,
     request: &Request<Incoming>,
@@ -174,10 +191,11 @@ pub(super) async fn application(
         // A method Rocket does not know: Rocket's own server answers these 400 too.
         return refusal(shared, &parts, Status::BadRequest, is_api);
     };
-    let body = match read_body(body, shared.limits.head_timeout).await {
+    let limits = &shared.limits;
+    let body = match read_body(body, limits.head_timeout, limits.body_timeout).await {
         Ok(body) => body,
         Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
-        Err(BodyError::Stalled) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
+        Err(BodyError::TooSlow) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
     };
     let mut local = shared.client.req(method, uri).remote(peer).body(body);
     for (name, value) in &parts.headers {
@@ -189,11 +207,9 @@ pub(super) async fn application(
     let response = local.dispatch().await;
     let status = response.status().code;
     let mut headers = Vec::with_capacity(16);
-    let is_head = method == rocket::http::Method::Head;
     for header in response.headers().iter() {
-        // hyper frames the body itself; an answer to HEAD has none, and keeps the length it would have had.
-        let is_framing = header.name() == "Content-Length" || header.name() == "Transfer-Encoding";
-        if is_framing && !(is_head && header.name() == "Content-Length") {
+        // hyper frames the body itself, from the bytes below.
+        if header.name() == "Content-Length" || header.name() == "Transfer-Encoding" {
             continue;
         }
         if let (Ok(name), Ok(value)) = (
@@ -203,14 +219,34 @@ pub(super) async fn application(
             headers.push((name, value));
         }
     }
+    // Rocket drops the body of an answer to HEAD, so hyper cannot count it: the length its GET would have is said.
+    let head_length = (method == rocket::http::Method::Head)
+        .then(|| head_length(response.body()))
+        .flatten();
     // `None` is an answer without a body (a redirect, a 204); our responders' bodies are in memory, so reading them
     // cannot fail.
     let body = response.into_bytes().await.unwrap_or_default();
-    Answer {
+    let mut answer = Answer {
         status,
         headers,
         body: Bytes::from(body),
         close: false,
+    };
+    if let Some(length) = head_length {
+        answer.say_length(length);
+    }
+    answer
+}
+
+/// The Content-Length the GET of an answer Rocket gave to HEAD would have had: our server sends every body of the
+/// application whole, with its length. Rocket keeps the size of a body it stripped when the responder gave one (all
+/// of ours: text, JSON, pages in memory), and a body it never had (a redirect) becomes "none" without a size, whose
+/// GET sends `Content-Length: 0`. A streamed body would look the same once stripped; the application has none.
+fn head_length(body: &rocket::response::Body<'_>) -> Option<usize> {
+    match body.preset_size() {
+        Some(size) => Some(size),
+        None if body.is_none() => Some(0),
+        None => None,
     }
 }
 
@@ -218,16 +254,24 @@ pub(super) async fn application(
 pub(super) enum BodyError {
     /// The client broke off or framed it wrongly.
     Broken,
-    /// Nothing of it arrived for `stall` (a client trickling a body would hold a worker).
-    Stalled,
+    /// Nothing of it arrived for `stall`, or not all of it within `whole` (a client trickling a body would hold a
+    /// connection and a task for as long as it likes).
+    TooSlow,
 }
 
-/// Reads a request body, at most [`BODY_CAP`] bytes of it, each piece within `stall` of the one before.
-pub(super) async fn read_body(mut body: Incoming, stall: Duration) -> Result<Vec<u8>, BodyError> {
+/// Reads a request body, at most [`BODY_CAP`] bytes of it, each piece within `stall` of the one before and all of
+/// it within `whole`.
+pub(super) async fn read_body(
+    mut body: Incoming,
+    stall: Duration,
+    whole: Duration,
+) -> Result<Vec<u8>, BodyError> {
+    let deadline = Instant::now() + whole;
     let mut bytes = Vec::new();
     loop {
-        let frame = match tokio::time::timeout(stall, body.frame()).await {
-            Err(_) => return Err(BodyError::Stalled),
+        let wait_until = (Instant::now() + stall).min(deadline);
+        let frame = match tokio::time::timeout_at(wait_until.into(), body.frame()).await {
+            Err(_) => return Err(BodyError::TooSlow),
             Ok(None) => return Ok(bytes),
             Ok(Some(frame)) => frame.map_err(|_| BodyError::Broken)?,
         };

@@ -1,5 +1,6 @@
-//! The bounds on connections (how many at once, how long a head, an idle connection or a stalled answer may take),
-//! from the configuration and the open-files limit; and the accept loop's handling of failed accepts.
+//! The bounds on connections (how many at once, how many from one address, how long a head, a request body, an idle
+//! connection or a stalled answer may take), from the configuration and the open-files limit; and the accept loop's
+//! handling of failed accepts.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -11,14 +12,21 @@ use crate::config::Settings;
 /// The bounds on connections, from the configuration.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// For a complete request head: from the connection for the first, from its first byte for later ones.
+    /// For a complete request head: from the connection for the first, from its first byte for later ones. Also
+    /// the longest wait for the next piece of a request body.
     pub head_timeout: Duration,
+    /// For a whole request body, from its head: a lead's body is a few KiB, so a body still arriving after this is
+    /// trickled on purpose (each byte within `head_timeout` of the last, it would hold a connection for ever).
+    pub body_timeout: Duration,
     /// Idle between requests; `None`: one request per connection.
     pub keep_alive: Option<Duration>,
     /// For a client that takes no bytes of an answer.
     pub stall_timeout: Duration,
     /// Connections served at once.
     pub max_connections: usize,
+    /// Connections served at once from one client address (an IPv6 /64 counts as one): at most half of
+    /// `max_connections`, so that one address can never hold every slot.
+    pub max_connections_per_ip: usize,
 }
 
 /// Files the process keeps open besides its connections: the database (each pooled connection holds the file,
@@ -34,12 +42,17 @@ impl Limits {
             .map(|limit| usize::try_from(limit).unwrap_or(usize::MAX))
             .map(|limit| limit.saturating_sub(reserved_files(settings)).max(1))
             .unwrap_or(usize::MAX);
+        let max_connections = settings.max_connections.min(room);
         Limits {
             head_timeout: Duration::from_secs(settings.request_head_timeout),
+            body_timeout: Duration::from_secs(settings.request_body_timeout),
             keep_alive: (keep_alive_seconds > 0)
                 .then(|| Duration::from_secs(u64::from(keep_alive_seconds))),
             stall_timeout: Duration::from_secs(30),
-            max_connections: settings.max_connections.min(room),
+            max_connections,
+            max_connections_per_ip: settings
+                .max_connections_per_ip
+                .min((max_connections / 2).max(1)),
         }
     }
 }
@@ -108,5 +121,24 @@ mod tests {
         assert_eq!(limits.max_connections, 256 - 64 - 3 * 8);
         assert_eq!(Limits::new(&settings, 5, None).max_connections, 4096);
         assert_eq!(Limits::new(&settings, 0, None).keep_alive, None);
+    }
+
+    #[test]
+    fn one_address_never_gets_more_than_half_of_the_connections() {
+        let settings = Settings::default();
+        assert_eq!(
+            Limits::new(&settings, 5, None).max_connections_per_ip,
+            settings.max_connections_per_ip
+        );
+        let few = Settings {
+            max_connections: 40,
+            ..Settings::default()
+        };
+        assert_eq!(Limits::new(&few, 5, None).max_connections_per_ip, 20);
+        let one = Settings {
+            max_connections: 1,
+            ..Settings::default()
+        };
+        assert_eq!(Limits::new(&one, 5, None).max_connections_per_ip, 1);
     }
 }

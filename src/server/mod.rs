@@ -3,11 +3,12 @@
 //! Rocket 0.5 listens by itself and has no public way to bound a connection: no time limit on a request head, none
 //! on an idle keep-alive connection between requests, no cap on connections, so a few hundred sockets that send
 //! nothing use up the process's open files and the site stops answering. This module listens instead. It
-//! - caps the connections served at once below the open-files limit (more wait in the kernel's queue),
+//! - caps the connections served at once below the open-files limit (more wait in the kernel's queue), and those
+//!   of one client address at `max_connections_per_ip` (more are closed at once; trusted proxies are not counted),
 //! - closes a connection that has not sent a complete request head within `request_head_timeout` (counted from the
 //!   connection, or from the first byte of a later head), one idle between requests for longer than Rocket's
 //!   `keep_alive`, one whose client takes nothing of an answer for 30 s, and one whose request body stops arriving
-//!   for `request_head_timeout` (408),
+//!   for `request_head_timeout` or is not complete within `request_body_timeout` of its head (408),
 //! - stops gracefully on a signal: no new connections, requests in flight finish within `shutdown.grace`.
 //!
 //! GET and HEAD of the site's files are answered here, from the index in memory ([`site::respond`], which Rocket's
@@ -15,12 +16,14 @@
 //! goes to the Rocket application in process through Rocket's local client: its fairings, guards, catchers and
 //! limits decide, exactly as they do in the tests.
 //!
-//! Rooms: [`limits`] (the bounds, from the configuration and the open-files limit), [`watchdog`] (what each
-//! connection is doing and its deadline), [`answer`] (one request: a site file, the application, or a refusal);
-//! this file listens, runs each connection with its watchdog, and stops.
+//! Rooms: [`limits`] (the bounds, from the configuration and the open-files limit), [`shares`] (the connections
+//! each client address holds), [`watchdog`] (what each connection is doing and its deadline), [`answer`] (one
+//! request: a site file, the application, or a refusal); this file listens, runs each connection with its watchdog,
+//! and stops.
 
 mod answer;
 mod limits;
+mod shares;
 mod watchdog;
 
 use std::io;
@@ -42,6 +45,7 @@ use crate::config::Settings;
 use answer::{Shared, answer, header_name};
 pub use limits::Limits;
 use limits::{AcceptFailures, raise_open_files_limit};
+use shares::{Refusals, Shares};
 use watchdog::{Activity, WatchedStream};
 
 /// Where the server is in its life; connections watch it.
@@ -70,9 +74,10 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let listener =
         listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
     println!(
-        "listening on http://{} (up to {} connections; open files limit {})",
+        "listening on http://{} (up to {} connections, {} from one address; open files limit {})",
         listener.local_addr().unwrap_or(address),
         limits.max_connections,
+        limits.max_connections_per_ip,
         open_files.map_or("unknown".to_string(), |limit| limit.to_string()),
     );
     // Lead notifications go out from here on, beside the requests (src/notify).
@@ -91,6 +96,8 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     });
     let (stage, stage_seen) = watch::channel(Stage::Serving);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let shares = Shares::new(limits.max_connections_per_ip, &settings.trusted_proxies);
+    let mut refusals = Refusals::default();
 
     let stop = first_signal(signals);
     tokio::pin!(stop);
@@ -113,10 +120,23 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
                 }
             },
         };
+        let Some(share) = shares.take(peer.ip()) else {
+            // The address already holds its share: the connection is closed now, before a byte is read. Answering
+            // it (a 503 with `Connection: close`) would mean either waiting for its request head, which such a
+            // client can trickle for `request_head_timeout` while it holds a descriptor, or writing the answer
+            // before reading the request, which the close then turns into a reset that can discard the answer
+            // before the client reads it. Closed at once, an extra connection costs an accept and a close and
+            // holds nothing; its permit goes back with it. A person's browser keeps the connections it already
+            // holds (it opens about 6 to a site), so only a client far beyond that meets this.
+            refusals.note(limits.max_connections_per_ip);
+            drop(stream);
+            continue;
+        };
         let shared = shared.clone();
         let stage = stage_seen.clone();
         tokio::spawn(async move {
             connection(shared, stream, peer, stage).await;
+            drop(share);
             drop(permit);
         });
     }

@@ -88,7 +88,7 @@ impl Activity {
         let since = self.phase_since.load(Ordering::Relaxed);
         match self.phase.load(Ordering::Relaxed) {
             FIRST_HEAD | HEAD => at(since, limits.head_timeout),
-            // The application at work is never cut short (a request body has its own limit, in `read_body`).
+            // The application at work is never cut short (a request body has its own limits, in `read_body`).
             BUSY => None,
             // Idle from when the answer went out, not from when hyper took it. With keep-alive off, hyper closes the
             // connection itself after each answer.

@@ -2,19 +2,29 @@
 //! limit on open files set with `ulimit`, no proxy in front).
 //!
 //! What these tests prove:
-//! - 300 sockets that send nothing, against a server allowed 256 open files, neither stop it answering `/healthz`
-//!   nor stay open: the server closes every one of them itself, and never runs out of descriptors.
+//! - 300 sockets that send nothing (from five addresses), against a server allowed 256 open files, neither stop it
+//!   answering `/healthz` nor stay open: the server closes every one of them itself, and never runs out of
+//!   descriptors.
 //! - A connection that sends nothing, half a request line, a head without its end, or a head trickled a byte at a
 //!   time, is closed by the server once `request_head_timeout` has passed; a complete request is answered.
 //! - A keep-alive connection is kept between requests sent one after the other, and closed by the server once it
 //!   has been idle for `keep_alive`.
 //! - A request body that does not arrive within `request_head_timeout` is answered 408 (JSON under `/api`) and the
-//!   connection is closed; a method nobody knows gets 400.
+//!   connection is closed; so is one trickled a byte at a time, each byte in time, once `request_body_timeout` has
+//!   passed since its head. A method nobody knows gets 400.
+//! - One address holding its share of connections (`max_connections_per_ip`) leaves room for another: its extra
+//!   connections are closed at once, a second address (127.0.0.2) is served, and a trusted proxy is not held to a
+//!   share.
 //! - The server's own answers for the site's files (every page, assets, redirects, 404s, bad paths; brotli, gzip
 //!   and identity; 304 revalidation; HEAD) are the application's answers: same status, headers and bytes.
+//! - HEAD says the Content-Length its GET has, for the site's files, redirects and the application's answers
+//!   (`/healthz`, the quote's thank-you page, the carrier lookup, a JSON 404).
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -62,9 +72,12 @@ fn idle_sockets_beyond_the_open_files_limit_neither_stop_the_site_nor_stay_open(
     );
 
     // More sockets than the process may have files: all connected (the kernel queues what is not accepted yet),
-    // none sending a byte.
+    // none sending a byte; from five addresses, 60 each, within each one's share (half the connections).
     let mut idle: Vec<Http> = (0..300)
-        .map(|_| Http::connect(port).expect("a connection"))
+        .map(|index| {
+            let source = Ipv4Addr::new(127, 0, 0, 10 + (index % 5) as u8);
+            Http::connect_from(source, port).expect("a connection")
+        })
         .collect();
 
     let asked = Instant::now();
@@ -198,6 +211,195 @@ fn a_body_that_does_not_arrive_in_time_gets_408_and_an_unknown_method_400() {
     // Nothing half-received was stored.
     let mut http = Http::connect(server.port).expect("a connection");
     assert_eq!(http.get("/healthz", &[]).unwrap().status, 200);
+}
+
+#[test]
+fn a_body_trickled_a_byte_at_a_time_gets_408_once_the_whole_body_deadline_passes() {
+    const BODY_TIMEOUT: Duration = Duration::from_secs(3);
+    let dir = TempDir::new("trickled-body");
+    // Each byte arrives long before the 30 s wait for the next piece: only the deadline for the whole body can end
+    // this request.
+    let server = Server::start_with_env(
+        dir.path(),
+        "trickled-body",
+        &[],
+        &[
+            ("TRUCKINS_REQUEST_HEAD_TIMEOUT", "30"),
+            ("TRUCKINS_REQUEST_BODY_TIMEOUT", "3"),
+        ],
+    );
+    let mut http = Http::connect(server.port).expect("a connection");
+    const LENGTH: usize = 4000;
+    let head = format!(
+        "POST /api/leads/quote HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {LENGTH}\r\n\r\n"
+    );
+    http.write_raw(head.as_bytes()).unwrap();
+    let sent_at = Instant::now();
+    let mut writer = http.try_clone_writer();
+    let body_complete = Arc::new(AtomicBool::new(false));
+    let complete = body_complete.clone();
+    let trickler = thread::spawn(move || {
+        for _ in 0..LENGTH {
+            if writer.write_all(b" ").is_err() {
+                return; // the server closed the connection
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+        complete.store(true, Ordering::SeqCst);
+    });
+
+    let reply = http
+        .read_reply()
+        .expect("an answer while the body is still arriving");
+    let answered_after = sent_at.elapsed();
+    assert!(
+        !body_complete.load(Ordering::SeqCst),
+        "the body was sent in full before any answer"
+    );
+    assert_eq!(reply.status, 408, "{}", reply.text());
+    assert_eq!(reply.json()["error"], "Request Timeout");
+    assert!(reply.closes(), "the connection stays open after a 408");
+    assert!(
+        answered_after >= BODY_TIMEOUT,
+        "answered after {answered_after:?}, before the deadline"
+    );
+    assert!(http.closed_by_server());
+    trickler.join().unwrap();
+    eprintln!("a trickled body was answered 408 after {answered_after:?}");
+}
+
+/// A connection that has sent nothing yet (the server waits `request_head_timeout` for its head).
+fn idle_from(source: Ipv4Addr, port: u16) -> Http {
+    Http::connect_from(source, port).expect("a connection")
+}
+
+#[test]
+fn an_address_holding_its_share_of_connections_leaves_room_for_another() {
+    let dir = TempDir::new("shares");
+    // 40 connections at once, 10 from one address; heads are waited for longer than the test client waits for an
+    // answer, so a connection held by the first address is never given back during the test.
+    let server = Server::start_with_env(
+        dir.path(),
+        "shares",
+        &[],
+        &[
+            ("TRUCKINS_MAX_CONNECTIONS", "40"),
+            ("TRUCKINS_MAX_CONNECTIONS_PER_IP", "10"),
+            ("TRUCKINS_REQUEST_HEAD_TIMEOUT", "60"),
+        ],
+    );
+    assert!(
+        server
+            .stdout_text()
+            .contains("up to 40 connections, 10 from one address"),
+        "{}",
+        server.stdout_text()
+    );
+    let first = Ipv4Addr::new(127, 0, 0, 1);
+    // Every slot and more, from one address, in order: the kernel hands them to the server in this order.
+    let mut held: Vec<Http> = (0..50).map(|_| idle_from(first, server.port)).collect();
+
+    // Another address is answered at once; without a share per address it would wait for one of the 40 slots.
+    let second = Ipv4Addr::new(127, 0, 0, 2);
+    for path in ["/", "/healthz"] {
+        let reply = idle_from(second, server.port)
+            .get(path, &[])
+            .unwrap_or_else(|e| panic!("127.0.0.2 is not answered {path}: {e}"));
+        assert_eq!(reply.status, 200, "{path}");
+    }
+    // The first address holds at most its share: a connection beyond it was closed by the server without an
+    // answer, one within it is served. (Which ones: the first ten, unless the start's health probe, also from
+    // 127.0.0.1, still held its place when they came; it then gives it to a later one.)
+    let mut served = 0;
+    for connection in held.iter_mut() {
+        if connection
+            .get("/about", &[])
+            .is_ok_and(|reply| reply.status == 200)
+        {
+            served += 1;
+        }
+    }
+    assert!(
+        (1..=10).contains(&served),
+        "{served} of the first address's 50 connections were served"
+    );
+    assert!(
+        server.stderr_text().contains("max_connections_per_ip"),
+        "the log says why: {}",
+        server.stderr_text()
+    );
+}
+
+#[test]
+fn a_trusted_proxy_is_not_held_to_one_address_share() {
+    let dir = TempDir::new("proxy-share");
+    let server = Server::start_with_env(
+        dir.path(),
+        "proxy-share",
+        &["--trusted-proxy", "127.0.0.1"],
+        &[
+            ("TRUCKINS_MAX_CONNECTIONS_PER_IP", "2"),
+            ("TRUCKINS_REQUEST_HEAD_TIMEOUT", "60"),
+        ],
+    );
+    // Every visitor comes through the proxy: five connections at once are all served.
+    let proxy = Ipv4Addr::new(127, 0, 0, 1);
+    let mut through_proxy: Vec<Http> = (0..5).map(|_| idle_from(proxy, server.port)).collect();
+    for connection in through_proxy.iter_mut().rev() {
+        assert_eq!(connection.get("/healthz", &[]).unwrap().status, 200);
+    }
+    // Anyone else still has a share of 2.
+    let other = Ipv4Addr::new(127, 0, 0, 2);
+    let mut direct: Vec<Http> = (0..3).map(|_| idle_from(other, server.port)).collect();
+    assert!(
+        direct[2].closed_by_server(),
+        "a third direct connection stayed open"
+    );
+    assert_eq!(direct[0].get("/healthz", &[]).unwrap().status, 200);
+}
+
+const CENSUS_FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
+
+#[test]
+fn head_says_the_length_its_get_has_for_files_redirects_and_the_application() {
+    let dir = TempDir::new("head-length");
+    let database = dir.path().join("leads.db");
+    truckins::carriers::import::import(
+        Path::new(CENSUS_FIXTURE),
+        &database.with_file_name("carriers.db"),
+        |_, _| {},
+    )
+    .expect("the census fixture imports");
+    let server = Server::start(
+        dir.path(),
+        "head-length",
+        &["--database", database.to_str().unwrap()],
+    );
+    let mut http = Http::connect(server.port).expect("a connection");
+    for (path, status) in [
+        ("/healthz", 200),
+        ("/get-quote/thank-you", 200),
+        ("/es/get-quote/thank-you", 200),
+        ("/api/carriers/1234567", 200),
+        ("/api/carriers/99999999", 404),
+        ("/api/nothing-here", 404),
+        ("/blog/", 308),
+        ("/about", 200),
+    ] {
+        let get = http.get(path, &[]).expect("an answer to GET");
+        let head = http
+            .send("HEAD", path, &[], None)
+            .expect("an answer to HEAD");
+        assert_eq!(get.status, status, "GET {path}: {}", get.text());
+        assert_eq!(head.status, status, "HEAD {path}");
+        assert!(head.body.is_empty(), "HEAD {path} has a body");
+        let length = get
+            .header("content-length")
+            .unwrap_or_else(|| panic!("GET {path} has no Content-Length"));
+        assert_eq!(length, get.body.len().to_string(), "GET {path}");
+        assert_eq!(head.header("content-length"), Some(length), "HEAD {path}");
+    }
 }
 
 #[test]

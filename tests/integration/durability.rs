@@ -502,8 +502,8 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
             ("status", "new"),
             ("name", "Dana O'Neil-Smith"),
             ("email", "dana@example.com"),
-            // Stored as +1 and ten digits; a cell beginning with `+` is neutralised like a formula.
-            ("phone", "'+15552100142"),
+            // Stored as +1 and ten digits, written as people write it: nothing a spreadsheet evaluates.
+            ("phone", "(555) 210-0142"),
             ("company", "Lone Star Haulers, LLC"),
             ("insurance_type", "dump"),
             ("vehicle_count", "3"),

@@ -1,6 +1,6 @@
 //! `truckins leads export` and `leads list` on leads of issue 13: a certificate request and a quote with added
 //! details, written by the real binary, the CSV read back with the `csv` crate and the JSON with serde: every new
-//! field is there, formulas still neutralised.
+//! field is there, formulas still neutralised, phone numbers written as people write them (E.164 in the JSON).
 
 use rocket::http::Status;
 use serde_json::{Value, json};
@@ -116,6 +116,9 @@ fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
         coi_row["notes"], "'=Please copy the holder",
         "a formula is neutralised"
     );
+    // A phone as people write it: no apostrophe, nothing a spreadsheet evaluates (the `+` of E.164 would be).
+    assert_eq!(quote_row["phone"], "(555) 210-0142");
+    assert_eq!(coi_row["phone"], "(555) 210-0142");
     assert_eq!(quote_row["radius"], "long_haul");
     assert_eq!(quote_row["operating_states"], "TX,CA");
     assert_eq!(quote_row["commodities"], "general_freight,other");
@@ -135,6 +138,7 @@ fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
         assert!(leads[0].get(field).is_some(), "{field} in the JSON");
     }
     assert_eq!(leads[1]["additional_insured"], true);
+    assert_eq!(leads[0]["phone"], "+15552100142", "the JSON keeps E.164");
     assert_eq!(leads[0]["power_units"], 2);
 
     let output = truckins(dir)

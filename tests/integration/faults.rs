@@ -8,7 +8,7 @@
 //!   why. Restarted, the server takes leads again.
 //! - A database file the server cannot write (read-only for the user it runs as): `/healthz` 503 and
 //!   `truckins healthcheck` non-zero; every lead, JSON or form, quote or contact, answers 503, never 500; the
-//!   pages are still served; nothing is stored.
+//!   pages are still served; nothing is stored; the notifications, off with nothing waiting, log nothing.
 //! - Twenty copies of one submission sent at the same instant, by an address with two submissions left of its
 //!   limit: all twenty answer 201 with the same id, one lead is stored, and the address has exactly one left.
 //! - Tracking fields (`utm_*`, `gclid`, `referrer`, `landing_page`, `page_url`) and the browser's `User-Agent`
@@ -238,6 +238,11 @@ fn a_read_only_database_answers_503_everywhere_and_never_500() {
     let log = server.stdout_text() + &server.stderr_text();
     assert!(log.contains("read-only"), "the log says why: {log}");
     assert!(!log.contains("panicked"), "{log}");
+    // Notifications are off and no delivery waits: nothing to mark failed, so nothing is tried (a write would fail).
+    assert!(
+        !log.contains("notifications:"),
+        "the notifications had nothing to say: {log}"
+    );
     assert_eq!(lead_count(&database), 1, "nothing was stored, nothing lost");
 }
 

@@ -267,3 +267,58 @@ const OLD_SCHEMA: [&str; 8] = [
     include_str!("../../src/leads/store/migrations/0007_deliveries_kind.sql"),
     include_str!("../../src/leads/store/migrations/0008_deliveries_payload.sql"),
 ];
+
+/// An address with letters outside ASCII: mail to it needs SMTPUTF8, which relays may refuse.
+const NOT_ASCII: &str = "josé@exämple.com";
+
+#[test]
+fn an_address_outside_ascii_is_refused_on_every_form_with_its_message_in_both_languages() {
+    let (client, database) = app("email-not-ascii", 100);
+    let needed_by = (truckins::clock::local_today() + time::Duration::days(3)).to_string();
+    let forms = [
+        ("/api/leads/quote", common::valid_quote()),
+        ("/api/leads/contact", contact()),
+        ("/api/leads/coi", crate::coi::valid_request(&needed_by)),
+    ];
+    let messages = [
+        (
+            false,
+            "Please enter an email address without accented or special letters (such as é or ñ)",
+        ),
+        (
+            true,
+            "Escriba un correo electrónico sin acentos ni letras especiales (como é o ñ)",
+        ),
+    ];
+    for (path, body) in &forms {
+        // Each form is valid as it is: only the address is refused.
+        for (in_spanish, message) in messages {
+            let mut body = body.clone();
+            body["email"] = json!(NOT_ASCII);
+            if in_spanish {
+                body = spanish(body);
+            }
+            let (status, answer) = post_json(&client, path, &body);
+            assert_eq!(status, Status::UnprocessableEntity, "{path}: {answer}");
+            assert_eq!(answer["errors"], json!({ "email": message }), "{path}");
+        }
+    }
+    // Without JavaScript, the form page comes back with the message beside the field.
+    let response = client
+        .post("/api/leads/contact")
+        .header(ContentType::Form)
+        .body(common::forms::form_encode(&[
+            ("name", "Luis Ortega"),
+            ("email", NOT_ASCII),
+            ("subject", "Certificate of insurance"),
+            ("message", "Please send a certificate of insurance."),
+        ]))
+        .dispatch();
+    assert_eq!(response.status(), Status::UnprocessableEntity);
+    let page = response.into_string().unwrap_or_default();
+    assert!(
+        page.contains("without accented or special letters (such as é or ñ)"),
+        "{page}"
+    );
+    assert!(stored(&database).is_empty(), "nothing is stored");
+}

@@ -12,6 +12,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("Name can only contain letters, spaces, hyphens, and apostrophes", "El nombre solo puede contener letras, espacios, guiones y apóstrofos"),
     ("Email must be less than 255 characters", "El correo electrónico debe tener menos de 255 caracteres"),
     ("Please enter a valid email address", "Escriba un correo electrónico válido"),
+    ("Please enter an email address without accented or special letters (such as é or ñ)", "Escriba un correo electrónico sin acentos ni letras especiales (como é o ñ)"),
     ("Please enter a valid US phone number", "Escriba un número de teléfono válido de EE. UU."),
     ("Company name must be less than 200 characters", "El nombre de la compañía debe tener menos de 200 caracteres"),
     ("Please select an insurance type", "Seleccione un tipo de seguro"),
@@ -145,6 +146,7 @@ mod tests {
             .chain(&details::BEST_TIME_CHOICES);
         texts.extend(choices.map(|(_, label)| *label));
         texts.extend(crate::answers::TRANSLATED);
+        texts.insert(forms::EMAIL_NOT_ASCII);
         texts
     }
 

@@ -198,9 +198,16 @@ fn is_combining_mark(c: char) -> bool {
     matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
-/// Spec: a valid address of at most 255 characters; stored lowercased and trimmed.
+/// Spec: a valid address of at most 255 characters; stored lowercased and trimmed. ASCII only, without `?` (the
+/// contract's pattern; why: [`rules::EMAIL`]).
 fn email(raw: &str) -> Result<String, &'static str> {
     let email = length(&rules::EMAIL, raw.trim().to_lowercase())?;
+    if !email.is_ascii() {
+        return Err(rules::EMAIL_NOT_ASCII);
+    }
+    if email.contains('?') {
+        return Err(rules::EMAIL.invalid_message());
+    }
     let valid = match email.split_once('@') {
         Some((local, domain)) => {
             !local.is_empty()

@@ -211,3 +211,53 @@ fn contact_rules_use_the_spec_messages() {
         Some(&"Message must be less than 2000 characters")
     );
 }
+
+#[test]
+fn an_email_address_is_ascii_without_a_question_mark() {
+    for address in [
+        "josé@example.com",
+        "jose@exämple.com",
+        "josé@exämple.com",
+        "ñ@example.mx",
+    ] {
+        assert_eq!(email(address), Err(rules::EMAIL_NOT_ASCII), "{address}");
+    }
+    for address in [
+        "a?cc=boss%40evil.example&body=wire-the-money@example.com",
+        "a?@example.com",
+    ] {
+        assert_eq!(
+            email(address),
+            Err("Please enter a valid email address"),
+            "{address}"
+        );
+    }
+    // Punycode, as a browser sends an international domain typed into an e-mail input, is ASCII.
+    assert_eq!(
+        email("jose@xn--exmple-cua.com").as_deref(),
+        Ok("jose@xn--exmple-cua.com")
+    );
+    assert_eq!(
+        email("o'neil+quotes@example.com").as_deref(),
+        Ok("o'neil+quotes@example.com")
+    );
+}
+
+#[test]
+fn every_address_the_server_takes_matches_the_contracts_pattern() {
+    // The pattern `[!->@-~]+`: printable ASCII but `?`. An address with any other character is refused here too.
+    let in_pattern = |c: char| ('!'..='>').contains(&c) || ('@'..='~').contains(&c);
+    let candidates = (0u32..=0x2FF)
+        .chain([0x2019, 0x200B, 0xFF20, 0x65E5])
+        .filter_map(char::from_u32);
+    for c in candidates {
+        for address in [format!("a{c}b@example.com"), format!("ab@exa{c}mple.com")] {
+            if email(&address).is_ok() {
+                assert!(
+                    address.chars().all(in_pattern),
+                    "{address:?} is taken but the form's pattern refuses it"
+                );
+            }
+        }
+    }
+}

@@ -224,9 +224,26 @@ fn cell(label: &str, value: &str) -> String {
     let text = escape_html(value);
     match label {
         "Phone" => format!("<a href=\"tel:{text}\">{text}</a>"),
-        "E-mail" => format!("<a href=\"mailto:{text}\">{text}</a>"),
+        "E-mail" => format!("<a href=\"{}\">{text}</a>", escape_html(&mailto(value))),
         _ => text,
     }
+}
+
+/// What of an address stays as it is in a `mailto:` link: letters, digits, `@`, `.`, `-` and `_`.
+const MAILTO_KEEPS: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'@')
+    .remove(b'.')
+    .remove(b'-')
+    .remove(b'_');
+
+/// A `mailto:` link to `address` and nobody else (RFC 6068): every other character percent-encoded, so that a `?`,
+/// `&` or `%` the visitor typed cannot add a Cc, a subject or a body to the agent's reply, nor hide another address.
+/// Stored addresses are checked (ASCII, no `?`), but older leads may hold anything.
+fn mailto(address: &str) -> String {
+    format!(
+        "mailto:{}",
+        percent_encoding::utf8_percent_encode(address, MAILTO_KEEPS)
+    )
 }
 
 /// The part of `from` after the `@`, for Message-IDs.

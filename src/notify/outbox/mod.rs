@@ -363,6 +363,23 @@ pub fn retry_all_failed(connection: &Connection) -> rusqlite::Result<usize> {
     )
 }
 
+/// How many deliveries are pending on channels that are not in `on`: read before [`fail_unconfigured`] writes, so
+/// that a start with nothing to mark writes nothing (and a read-only database starts quietly).
+pub fn pending_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite::Result<usize> {
+    let mut pending: i64 = 0;
+    for channel in [Channel::Email, Channel::Autoreply, Channel::Webhook] {
+        if on.contains(&channel) {
+            continue;
+        }
+        pending += connection.query_row(
+            "SELECT COUNT(*) FROM deliveries WHERE state = 'pending' AND channel = ?1",
+            [channel.as_str()],
+            |row| row.get::<_, i64>(0),
+        )?;
+    }
+    Ok(usize::try_from(pending).unwrap_or(0))
+}
+
 /// Marks the pending deliveries of the channels that are not in `on` as failed ("channel not configured"), so that
 /// they wait for `truckins outbox retry` once the channel is configured again; returns how many.
 pub fn fail_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite::Result<usize> {

@@ -1,6 +1,6 @@
 //! The table's rules on a real SQLite file: the owner's report is due on the e-mail lane only, with the message it
-//! was queued with, a lead's deliveries are read with their lead as before, and each lane reads the pending index
-//! no further than it needs.
+//! was queued with, a lead's deliveries are read with their lead as before, each lane reads the pending index no
+//! further than it needs, and the deliveries of channels turned off are counted before any is marked failed.
 
 use super::*;
 use crate::leads::store::{Source, Status, Stored};
@@ -80,6 +80,59 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
 /// Each lane reads the index of pending deliveries in time order, never the whole table, and no further than it
 /// needs: up to now for what is due, up to the end of its idle wait for when to wake (the query plans SQLite makes
 /// on the migrated schema, and the answers).
+#[test]
+fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_failed() {
+    let dir = std::env::temp_dir().join(format!("truckins-outbox-off-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let database = dir.join("leads.db");
+    let pool = store::open(&database, 1).unwrap();
+    let lead = Lead {
+        source: Source::Quote,
+        status: Status::New,
+        created_at: store::now(),
+        name: "Dana".into(),
+        email: "dana@example.com".into(),
+        ..Lead::default()
+    };
+    store::insert_with(
+        &pool,
+        &lead,
+        Box::new(|transaction, id| {
+            enqueue(
+                transaction,
+                id,
+                &[Channel::Email, Channel::Webhook],
+                "dana@example.com",
+            )
+        }),
+    )
+    .unwrap();
+    drop(pool);
+    // Read-only, as the server sees a database it may not write: counting works, and with every channel on there
+    // is nothing to count.
+    let read_only =
+        Connection::open_with_flags(&database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    assert_eq!(pending_unconfigured(&read_only, &Channel::ALL).unwrap(), 0);
+    assert_eq!(
+        pending_unconfigured(&read_only, &[Channel::Email]).unwrap(),
+        1
+    );
+    assert_eq!(pending_unconfigured(&read_only, &[]).unwrap(), 2);
+    let refused = fail_unconfigured(&read_only, &[]).unwrap_err();
+    assert_eq!(
+        refused.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly)
+    );
+    drop(read_only);
+    let writable = Connection::open(&database).unwrap();
+    assert_eq!(fail_unconfigured(&writable, &[Channel::Email]).unwrap(), 1);
+    assert_eq!(
+        pending_unconfigured(&writable, &[Channel::Email]).unwrap(),
+        0
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
     let dir = std::env::temp_dir().join(format!("truckins-outbox-plans-{}", std::process::id()));

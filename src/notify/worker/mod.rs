@@ -36,6 +36,7 @@ use super::webhook::Webhook;
 use super::{Channel, Outbox};
 use crate::config::Settings;
 use crate::leads::Leads;
+use crate::leads::store::StoreError;
 
 /// How one attempt went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +89,35 @@ pub fn update(outcome: Outcome, due: &Due, base: f64, now_ms: i64) -> Update {
     }
 }
 
+/// Deliveries of a channel turned off since they were queued: marked failed, for `outbox retry` once it is back on.
+/// Only when there are any: a start with nothing to mark writes nothing, so a read-only database (which `/healthz`
+/// and the leads API already report) adds nothing to the log here.
+fn fail_unconfigured(connection: &Connection, on: &[Channel]) {
+    let reason = |error: rusqlite::Error| StoreError::Sqlite(error).public_reason();
+    let waiting = match outbox::pending_unconfigured(connection, on) {
+        Ok(0) => return,
+        Ok(waiting) => waiting,
+        Err(error) => {
+            rocket::error!(
+                "notifications: cannot look for deliveries waiting on channels that are off: {}",
+                reason(error)
+            );
+            return;
+        }
+    };
+    match outbox::fail_unconfigured(connection, on) {
+        Ok(count) => rocket::warn!(
+            "notifications: {count} pending deliveries of channels not configured now marked failed \
+             (truckins outbox retry --all-failed once the channel is configured again)"
+        ),
+        Err(error) => rocket::error!(
+            "notifications: {waiting} deliveries wait for channels that are not configured now; they could not be \
+             marked failed ({}) and stay pending until the channel is configured again",
+            reason(error)
+        ),
+    }
+}
+
 /// The senders of the channels that are on.
 struct Senders {
     mail: Option<Mailer>,
@@ -133,17 +163,7 @@ impl Worker {
                 return None;
             }
         };
-        // Deliveries of a channel turned off since they were queued: failed, for `outbox retry` once it is back on.
-        match outbox::fail_unconfigured(&connection, outbox.channels()) {
-            Ok(0) => {}
-            Ok(count) => rocket::warn!(
-                "notifications: {count} pending deliveries of channels not configured now marked failed \
-                 (truckins outbox retry --all-failed once the channel is configured again)"
-            ),
-            Err(error) => rocket::error!(
-                "notifications: the deliveries of channels not configured cannot be marked failed: {error}"
-            ),
-        }
+        fail_unconfigured(&connection, outbox.channels());
         if !outbox.is_active() {
             return None;
         }

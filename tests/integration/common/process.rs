@@ -366,6 +366,31 @@ impl Http {
     pub fn connect(port: u16) -> io::Result<Http> {
         let address = SocketAddr::from(([127, 0, 0, 1], port));
         let stream = TcpStream::connect_timeout(&address, Duration::from_secs(5))?;
+        Http::over(stream, port)
+    }
+
+    /// A connection to `127.0.0.1:port` from the loopback address `source` (such as 127.0.0.2: Linux routes all of
+    /// 127.0.0.0/8 to the loopback device), so that the server sees another client address. The standard library
+    /// cannot choose a connection's source address; tokio's socket can, on a runtime made for the moment.
+    pub fn connect_from(source: std::net::Ipv4Addr, port: u16) -> io::Result<Http> {
+        let runtime = rocket::tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()?;
+        let stream = runtime.block_on(async {
+            let socket = rocket::tokio::net::TcpSocket::new_v4()?;
+            socket.bind(SocketAddr::from((source, 0)))?;
+            let connecting = socket.connect(SocketAddr::from(([127, 0, 0, 1], port)));
+            rocket::tokio::time::timeout(Duration::from_secs(5), connecting)
+                .await
+                .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "connect timed out"))?
+        })?;
+        let stream = stream.into_std()?;
+        stream.set_nonblocking(false)?;
+        Http::over(stream, port)
+    }
+
+    fn over(stream: TcpStream, port: u16) -> io::Result<Http> {
         stream.set_read_timeout(Some(Duration::from_secs(30)))?;
         stream.set_write_timeout(Some(Duration::from_secs(30)))?;
         stream.set_nodelay(true)?;
@@ -378,6 +403,11 @@ impl Http {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// A second handle on the connection's socket, to write from another thread while this one reads.
+    pub fn try_clone_writer(&self) -> TcpStream {
+        self.writer.try_clone().expect("a clone of the socket")
     }
 
     pub fn get(&mut self, path: &str, headers: &[(&str, &str)]) -> io::Result<Reply> {

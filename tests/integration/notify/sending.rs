@@ -1,5 +1,6 @@
 //! What is sent and to whom: the agency's e-mail and the signed webhook with every field, STARTTLS with a private CA
-//! and AUTH, and `truckins notify test` naming what failed.
+//! and AUTH, and `truckins notify test` naming what failed; an address made to add a Cc and a body to the agent's
+//! reply is refused, and one an older version stored is a `mailto:` to that address alone.
 
 use serde_json::json;
 
@@ -229,4 +230,66 @@ fn an_https_webhook_is_delivered_over_tls_and_an_untrusted_certificate_is_retrie
     let (ok, said) = cli(dir.path(), &database, &["notify", "test"], &trusted);
     assert!(ok && said.contains("webhook: ok"), "{said}");
     assert_eq!(receiver.received().len(), 2);
+}
+
+/// An address that, put raw into a `mailto:` link, opens a draft with a Cc and a body.
+const CRAFTED: &str = "a?cc=boss%40evil.example&body=wire-the-money@example.com";
+
+#[test]
+fn an_address_crafted_to_add_a_cc_is_refused_and_an_older_one_links_to_itself_alone() {
+    let dir = TempDir::new("notify-mailto");
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let env = env(Some(&plain_smtp(smtp.port)), None);
+    let server = serve(&database, "serve", &env, &[]);
+
+    let refused = post(
+        server.port,
+        "/api/leads/quote",
+        &quote(CRAFTED, "mailto-crafted"),
+    );
+    assert_eq!(refused.status, 422, "{}", refused.text());
+    assert_eq!(
+        refused.json()["errors"]["email"],
+        "Please enter a valid email address"
+    );
+
+    // A lead stored by an older version, which took such an address: its e-mail sent again.
+    let id = lead(server.port, "dana@example.com", "mailto-older");
+    smtp.wait_for_mails(1);
+    let delivery = wait_for_delivery(&database, id, "email", "sent", |d| d.state == "sent");
+    rusqlite::Connection::open(&database)
+        .unwrap()
+        .execute(
+            "UPDATE leads SET email = ?1 WHERE id = ?2",
+            rusqlite::params![CRAFTED, id],
+        )
+        .unwrap();
+    let (ok, said) = cli(
+        dir.path(),
+        &database,
+        &["outbox", "retry", &delivery.id.to_string()],
+        &[],
+    );
+    assert!(ok, "{said}");
+    let mail = &smtp.wait_for_mails(2)[1];
+    let html = part(mail, "text/html");
+    let href = html
+        .split("href=\"mailto:")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no mailto: link in {html}"));
+    assert!(
+        !href.contains(['?', '&', '=']),
+        "the link carries headers: mailto:{href}"
+    );
+    let target = percent_encoding::percent_decode_str(href)
+        .decode_utf8()
+        .unwrap();
+    assert_eq!(target, CRAFTED, "the link opens a draft to another address");
+    // The address is still shown as it was stored (escaped), for the agent to read.
+    assert!(
+        html.contains("a?cc=boss%40evil.example&amp;body=wire-the-money@example.com"),
+        "{html}"
+    );
 }

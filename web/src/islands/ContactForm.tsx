@@ -50,7 +50,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
           <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
         </Field>
         <Field id={id('email')} label={t('Email Address')} error={error('email')}>
-          <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
+          <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} pattern={rules.email.pattern} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
         </Field>
         <div className="sm:col-span-2">
           <Field id={id('subject')} label={t('Subject')} error={error('subject')}>

@@ -79,7 +79,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
             <input id={id('name')} name="name" type="text" autoComplete="name" required={rules.name.required} minLength={rules.name.minLength} maxLength={rules.name.maxLength} defaultValue={value('name')} className={inputClass} {...describedBy(id('name'), { error: errors.name })} />
           </Field>
           <Field id={id('email')} label={t('Email')} error={error('email')}>
-            <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
+            <input id={id('email')} name="email" type="email" autoComplete="email" required={rules.email.required} maxLength={rules.email.maxLength} pattern={rules.email.pattern} defaultValue={value('email')} className={inputClass} {...describedBy(id('email'), { error: errors.email })} />
           </Field>
           <Field id={id('phone')} label={t('Phone')} optional error={error('phone')}>
             <input id={id('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" maxLength={rules.phone.maxLength} defaultValue={value('phone')} className={inputClass} {...describedBy(id('phone'), { error: errors.phone })} />

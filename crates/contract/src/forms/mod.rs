@@ -94,6 +94,12 @@ pub const NAME: Field = Field {
     ..Field::text("name")
 };
 
+/// Every form's e-mail address (quote, contact, certificate request). Only ASCII, and no `?`: the pattern allows
+/// the printable ASCII characters, U+0021 `!` to U+007E `~`, except `?` (U+003F). An address with other letters
+/// (`josé@exämple.com`) needs SMTPUTF8 from every relay on its way, which many refuse, and a refused message is a
+/// lead the agency never hears of; `?` is legal but unheard of in a real address, and would start the headers
+/// (cc, body) of a `mailto:` link made of it. The server checks the same rule in Rust, with [`EMAIL_NOT_ASCII`]
+/// for other letters and the `invalid` message for `?`.
 pub const EMAIL: Field = Field {
     required: true,
     max: Some(Limit {
@@ -101,8 +107,13 @@ pub const EMAIL: Field = Field {
         message: "Email must be less than 255 characters",
     }),
     invalid: Some("Please enter a valid email address"),
+    pattern: Some("[!->@-~]+"),
     ..Field::text("email")
 };
+
+/// The message for an e-mail address with characters outside ASCII (see [`EMAIL`]).
+pub const EMAIL_NOT_ASCII: &str =
+    "Please enter an email address without accented or special letters (such as é or ñ)";
 
 /// DECISIONS 11: optional, US formats; 25 characters hold any way of writing a US number.
 pub const PHONE: Field = Field {
@@ -368,6 +379,24 @@ mod tests {
                 assert!(!EXTRA_FIELDS.contains(&field.name), "{}", field.name);
             }
         }
+    }
+
+    #[test]
+    fn the_email_pattern_is_printable_ascii_but_the_question_mark() {
+        // The pattern is two ranges; the server's rule (src/leads/validate) allows exactly these characters.
+        assert_eq!(EMAIL.pattern, Some("[!->@-~]+"));
+        let allowed: Vec<char> = ('!'..='>').chain('@'..='~').collect();
+        assert_eq!(allowed.len(), 94 - 1);
+        assert!(!allowed.contains(&'?') && !allowed.contains(&' '));
+        assert!(allowed.iter().all(char::is_ascii_graphic));
+        for form in FORMS {
+            assert!(
+                form.has_field(EMAIL.name),
+                "{} has no e-mail field",
+                form.id
+            );
+        }
+        assert!(!DETAILS.has_field(EMAIL.name));
     }
 
     #[test]
