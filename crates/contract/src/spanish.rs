@@ -137,7 +137,13 @@ mod tests {
             for field in form.fields {
                 let limits = [field.min, field.max].into_iter().flatten();
                 texts.extend(limits.map(|limit| limit.message));
-                texts.extend(field.missing.into_iter().chain(field.invalid).chain(field.out_of_range));
+                texts.extend(
+                    field
+                        .missing
+                        .into_iter()
+                        .chain(field.invalid)
+                        .chain(field.out_of_range),
+                );
             }
         }
         let choices = details::RADIUS_CHOICES
