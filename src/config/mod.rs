@@ -53,7 +53,7 @@ pub struct Settings {
     pub max_connections: usize,
     /// Connections served at once from one client address (the socket's, never `X-Forwarded-For`; an IPv6 /64
     /// counts as one address); more from it are closed as soon as they are accepted. At most half of
-    /// `max_connections`. Connections from `trusted_proxies` are not counted: every visitor comes through them.
+    /// `max_connections`, and at least 1. Connections from `trusted_proxies` are not counted: every visitor comes through them.
     pub max_connections_per_ip: usize,
 
     // Lead notifications (src/notify): the agency's e-mail, a signed webhook and the visitor's confirmation.

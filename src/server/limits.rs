@@ -25,7 +25,7 @@ pub struct Limits {
     /// Connections served at once.
     pub max_connections: usize,
     /// Connections served at once from one client address (an IPv6 /64 counts as one): at most half of
-    /// `max_connections`, so that one address can never hold every slot.
+    /// `max_connections` (and at least 1), so that one address cannot hold every slot once there are two or more.
     pub max_connections_per_ip: usize,
 }
 
@@ -124,7 +124,7 @@ mod tests {
     }
 
     #[test]
-    fn one_address_never_gets_more_than_half_of_the_connections() {
+    fn one_address_gets_at_most_half_of_the_connections_and_at_least_one() {
         let settings = Settings::default();
         assert_eq!(
             Limits::new(&settings, 5, None).max_connections_per_ip,

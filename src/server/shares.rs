@@ -27,20 +27,21 @@ impl Shares {
     pub(super) fn new(per_address: usize, trusted_proxies: &[IpAddr]) -> Arc<Shares> {
         Arc::new(Shares {
             per_address,
-            trusted_proxies: trusted_proxies.iter().map(|ip| address_of(*ip)).collect(),
+            // Exact addresses, as client_ip.rs trusts them: trusting a proxy must not exempt its /64 neighbours.
+            trusted_proxies: trusted_proxies.iter().map(IpAddr::to_canonical).collect(),
             held: Mutex::new(HashMap::new()),
         })
     }
 
     /// A place for a new connection from `peer`; `None` when its address already holds its whole share.
     pub(super) fn take(self: &Arc<Self>, peer: IpAddr) -> Option<Share> {
-        let address = address_of(peer);
-        if self.trusted_proxies.contains(&address) {
+        if self.trusted_proxies.contains(&peer.to_canonical()) {
             return Some(Share {
                 shares: self.clone(),
                 address: None,
             });
         }
+        let address = address_of(peer);
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let count = held.entry(address).or_insert(0);
         if *count >= self.per_address {
@@ -152,6 +153,16 @@ mod tests {
         let mapped: IpAddr = "::ffff:127.0.0.1".parse().unwrap();
         assert!(shares.take(mapped).is_some());
         drop(held);
+    }
+
+    #[test]
+    fn a_trusted_ipv6_proxy_exempts_itself_not_its_network() {
+        let proxy: IpAddr = "2001:db8:1:2::10".parse().unwrap();
+        let neighbour: IpAddr = "2001:db8:1:2::11".parse().unwrap();
+        let shares = Shares::new(1, &[proxy]);
+        let _proxy_held: Vec<Share> = (0..3).map(|_| shares.take(proxy).unwrap()).collect();
+        let _first = shares.take(neighbour).expect("the neighbour's first place");
+        assert!(shares.take(neighbour).is_none(), "the neighbour is counted");
     }
 
     #[test]

@@ -234,8 +234,9 @@ fn a_body_trickled_a_byte_at_a_time_gets_408_once_the_whole_body_deadline_passes
         "POST /api/leads/quote HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
          Content-Length: {LENGTH}\r\n\r\n"
     );
-    http.write_raw(head.as_bytes()).unwrap();
+    // Before the head goes: the server's deadline starts once it has read the head, never before this instant.
     let sent_at = Instant::now();
+    http.write_raw(head.as_bytes()).unwrap();
     let mut writer = http.try_clone_writer();
     let body_complete = Arc::new(AtomicBool::new(false));
     let complete = body_complete.clone();

@@ -198,7 +198,7 @@ async function expectReceived(page: Page, title: string) {
 
 /**
  * The second click of a double-click whose first was answered in between: a press counted by the browser as click
- * number 2, at the point where the button was (what is there now moved in when the form gave way).
+ * number 2, on whatever moved in under the pointer when the form gave way.
  */
 async function secondClickAt(page: Page, point: { x: number; y: number }) {
   await page.mouse.move(point.x, point.y);
@@ -400,14 +400,16 @@ test.describe('the quote form', () => {
     const { form, submit } = quoteForm(page, 'page-quote');
     const submits = await countSubmits(form);
     const details = trackPosts(page, '/api/leads/details');
-    const where = await centreOf(submit);
     await submit.click();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
     await expectReceived(page, 'Request received');
-    // Whatever moved under the pointer (the confirmation, its button, the details form) is not pressed.
-    await secondClickAt(page, where);
-    expect(await submits(), 'the sent form is not submitted again').toBe(1);
+    // What moved in under the pointer is not pressed by the rest of the double-click: not "Request another quote"...
+    await secondClickAt(page, await centreOf(page.getByRole('button', { name: 'Request another quote' })));
     await expect(page.getByRole('heading', { name: 'Request received' })).toBeVisible();
+    await expect(quoteForm(page, 'page-quote').field('name'), 'the form did not come back').toHaveCount(0);
+    // ... nor the details form's button.
+    await secondClickAt(page, await centreOf(page.getByRole('button', { name: 'Send Details' })));
+    expect(await submits(), 'the sent form is not submitted again').toBe(1);
     await expect(page.locator('.toast[data-variant="destructive"]')).toHaveCount(0);
     await posts.settled();
     expect(posts.sent()).toBe(1);
@@ -709,11 +711,11 @@ test.describe('the contact form', () => {
     await fillContact(page, { name: 'Jo Banks', email, subject: 'Adding a driver', message: 'We are adding a second driver next month.' });
     const { field, submit } = contactForm(page);
     const submits = await countSubmits(page.locator('form').filter({ has: field('name') }));
-    const where = await centreOf(submit);
     await submit.click();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
     await expectReceived(page, 'Message received');
-    await secondClickAt(page, where);
+    // The rest of the double-click, on what moved in under the pointer, presses nothing.
+    await secondClickAt(page, await centreOf(page.getByRole('button', { name: 'Send another message' })));
     expect(await submits(), 'the sent form is not submitted again').toBe(1);
     await expect(field('name'), 'the form did not come back').toHaveCount(0);
     await expect(page).toHaveURL(/\/contact$/);

@@ -42,7 +42,7 @@ fn a_good_quote_is_cleaned_for_storage() {
 
 #[test]
 fn quote_rules_use_the_spec_messages() {
-    let cases: [((&str, &str), &str, &str); 15] = [
+    let cases: [((&str, &str), &str, &str); 17] = [
         (("name", ""), "name", "Name must be at least 2 characters"),
         (("name", "A"), "name", "Name must be at least 2 characters"),
         (

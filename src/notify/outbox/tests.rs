@@ -77,9 +77,6 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Each lane reads the index of pending deliveries in time order, never the whole table, and no further than it
-/// needs: up to now for what is due, up to the end of its idle wait for when to wake (the query plans SQLite makes
-/// on the migrated schema, and the answers).
 #[test]
 fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_failed() {
     let dir = std::env::temp_dir().join(format!("truckins-outbox-off-{}", std::process::id()));
@@ -133,6 +130,9 @@ fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_fai
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Each lane reads the index of pending deliveries in time order, never the whole table, and no further than it
+/// needs: up to now for what is due, up to the end of its idle wait for when to wake (the query plans SQLite makes
+/// on the migrated schema, and the answers).
 #[test]
 fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
     let dir = std::env::temp_dir().join(format!("truckins-outbox-plans-{}", std::process::id()));

@@ -18,7 +18,7 @@ export interface CoiFormProps {
 }
 
 export default function CoiForm({ template = false }: CoiFormProps) {
-  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<CoiField>({
+  const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<CoiField>({
     endpoint: coiForm.endpoint,
     template,
     // Unticked checkboxes are absent from the form's fields: sent as false, as the server reads them.
@@ -74,7 +74,7 @@ export default function CoiForm({ template = false }: CoiFormProps) {
       <Received
         idPrefix={coiForm.correctionIdPrefix}
         title={t('Certificate request received')}
-        description={t('We will e-mail the certificate, usually the same business day.')}
+        description={receivedText}
         again={t('Request another certificate')}
         onAgain={sendAnother}
       />

@@ -17,7 +17,7 @@ export interface ContactFormProps {
 }
 
 export default function ContactForm({ template = false }: ContactFormProps) {
-  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ContactField>({
+  const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ContactField>({
     endpoint: contactForm.endpoint,
     template,
     toasts: {
@@ -32,7 +32,7 @@ export default function ContactForm({ template = false }: ContactFormProps) {
       <Received
         idPrefix={contactForm.correctionIdPrefix}
         title={t('Message received')}
-        description={t("Thank you for contacting us. We'll respond shortly.")}
+        description={receivedText}
         again={t('Send another message')}
         onAgain={sendAnother}
       />

@@ -20,7 +20,7 @@ export interface DetailsFormProps {
 
 export default function DetailsForm({ token, idPrefix = detailsForm.correctionIdPrefix, template = false }: DetailsFormProps) {
   const formId = `${idPrefix}-form`;
-  const { errors, busy, received, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
+  const { errors, busy, received, receivedText, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
     endpoint: detailsForm.endpoint,
     template,
     // Checkboxes of one name, joined as the server reads them.
@@ -60,7 +60,7 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
 
   // Details are sent once per quote: what takes the form's place offers no other.
   if (received) {
-    return <Received idPrefix={idPrefix} title={t('Details received')} description={t('Thank you: your specialist has what the underwriters ask for.')} />;
+    return <Received idPrefix={idPrefix} title={t('Details received')} description={receivedText} />;
   }
   return (
     <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">

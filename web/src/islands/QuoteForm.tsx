@@ -27,7 +27,7 @@ export interface QuoteFormProps {
 
 export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [detailsToken, setDetailsToken] = useState<string | null>(null);
-  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
+  const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
     // Consent unticked: the spec's toast, and the same words beside the box, which takes focus.
@@ -56,7 +56,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
           idPrefix={idPrefix}
           compact={compact}
           title={t('Request received')}
-          description={t('A trucking insurance specialist will contact you shortly.')}
+          description={receivedText}
           again={t('Request another quote')}
           onAgain={sendAnother}
         />

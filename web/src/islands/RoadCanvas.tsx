@@ -165,10 +165,11 @@ export default function RoadCanvas() {
   }, []);
 
   // The island's container (Home.tsx) covers the hero without taking clicks; the canvas sits behind the hero's
-  // content (-z-10 within the hero's isolated stacking), the button above it, aligned with the content's left edge.
+  // content and its gradients (-z-20 within the hero's isolated stacking), the button above it, aligned with the
+  // content's left edge.
   return (
     <>
-      <canvas ref={canvasRef} aria-hidden="true" data-testid="road-canvas" className="absolute inset-0 -z-10 size-full" />
+      <canvas ref={canvasRef} aria-hidden="true" data-testid="road-canvas" className="absolute inset-0 -z-20 size-full" />
       {paused !== null && (
         <div className="container-site absolute inset-x-0 bottom-3 md:bottom-5">
           <button

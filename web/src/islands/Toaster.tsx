@@ -17,9 +17,10 @@ const CLEARANCE_PX = 12;
 export default function Toaster() {
   const [current, setCurrent] = useState<(ToastMessage & { id: number }) | null>(null);
   const nextId = useRef(1);
-  // The pointer is on the toast, or focus is inside it: its time does not run.
-  const [hovered, setHovered] = useState(false);
-  const [focusWithin, setFocusWithin] = useState(false);
+  // The toast (by id) the pointer is on, and the one focus is inside: its time does not run. By id, because a toast
+  // replaced or dismissed while held gets no mouseleave or blur, and must not pass its hold on to the next one.
+  const [hoveredId, setHoveredId] = useState<number | null>(null);
+  const [focusedId, setFocusedId] = useState<number | null>(null);
   const toastElement = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -36,20 +37,13 @@ export default function Toaster() {
   const dismiss = () => setCurrent(null);
 
   // Keyed by the toast's id: a replacement starts its own full time on screen, and so does a toast let go of.
-  const held = hovered || focusWithin;
+  const held = current !== null && (hoveredId === current.id || focusedId === current.id);
   useEffect(() => {
     const shownMs = current && SHOWN_MS[current.variant ?? 'default'];
     if (!current || shownMs === null || held) return;
     const timer = window.setTimeout(() => setCurrent((shown) => (shown?.id === current.id ? null : shown)), shownMs);
     return () => window.clearTimeout(timer);
   }, [current, held]);
-
-  // A toast that goes while held (replaced, dismissed) holds nothing any more.
-  useEffect(() => {
-    if (current) return;
-    setHovered(false);
-    setFocusWithin(false);
-  }, [current]);
 
   // While a toast is shown: the page ends its height further down, so whatever is under the toast can be scrolled
   // above it, and an element that takes focus under it (Tab, a script) is scrolled until it is clear.
@@ -88,10 +82,10 @@ export default function Toaster() {
     <div
       key={current.id}
       ref={toastElement}
-      onMouseEnter={() => setHovered(true)}
-      onMouseLeave={() => setHovered(false)}
-      onFocus={() => setFocusWithin(true)}
-      onBlur={(event) => setFocusWithin(event.currentTarget.contains(event.relatedTarget))}
+      onMouseEnter={() => setHoveredId(current.id)}
+      onMouseLeave={() => setHoveredId(null)}
+      onFocus={() => setFocusedId(current.id)}
+      onBlur={(event) => setFocusedId(event.currentTarget.contains(event.relatedTarget) ? current.id : null)}
       data-variant={current.variant ?? 'default'}
       className={`toast pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border p-4 shadow-2xl ${
         destructive ? 'border-danger bg-danger text-white' : 'border-slate-200 bg-white text-ink'

@@ -141,22 +141,8 @@ export function useCarrierLookup(dotInputId: string) {
       timer = setTimeout(() => void lookUp(), LOOKUP_PAUSE_MS);
     };
     const onBlur = () => void lookUp();
-    // The form is reset after an accepted quote: the next visitor's number starts afresh.
-    const onReset = () => {
-      clearTimeout(timer);
-      inFlight?.controller.abort();
-      inFlight = undefined;
-      waiting = undefined;
-      shown = '';
-      decisions.current.clear();
-      setAnswer('unanswered');
-      setCarrier(null);
-      setState('idle');
-    };
-
     input.addEventListener('input', onInput);
     input.addEventListener('blur', onBlur);
-    input.form?.addEventListener('reset', onReset);
     document.addEventListener('pointerdown', onPress, true);
     document.addEventListener('pointerup', onRelease, true);
     document.addEventListener('pointercancel', onRelease, true);
@@ -165,7 +151,6 @@ export function useCarrierLookup(dotInputId: string) {
       inFlight?.controller.abort();
       input.removeEventListener('input', onInput);
       input.removeEventListener('blur', onBlur);
-      input.form?.removeEventListener('reset', onReset);
       document.removeEventListener('pointerdown', onPress, true);
       document.removeEventListener('pointerup', onRelease, true);
       document.removeEventListener('pointercancel', onRelease, true);

@@ -9,6 +9,7 @@
 import { markers } from '@contract';
 import { t } from '@i18n/islands';
 import { useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { readAttribution } from '../enhance/attribution';
 import { showToast, type ToastMessage } from './toast';
 
@@ -59,7 +60,9 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     const refusal = refuse?.(fields);
     if (refusal) {
       refusedFields.current = Object.keys(refusal.errors);
-      setErrors(refusal.errors);
+      // Rendered before focus moves, so the field is announced with its message and marked invalid; the server's
+      // messages on other fields stay, as those are still to put right.
+      flushSync(() => setErrors((shown) => ({ ...shown, ...refusal.errors })));
       focusFirstError(form, refusal.errors);
       showToast(refusal.toast);
       return;
@@ -86,7 +89,7 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     } else if (result.kind === 'refused') {
       showToast({ title: t('Not Sent'), description: result.message, variant: 'destructive' });
     } else if (result.kind === 'invalid') {
-      setErrors(result.errors);
+      flushSync(() => setErrors(result.errors));
       focusFirstError(form, result.errors);
     } else if (result.kind === 'rate-limited') {
       showToast({ title: t('Too Many Attempts'), description: result.message || toasts.rateLimited, variant: 'destructive' });
@@ -105,6 +108,8 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     busy,
     /** The form was taken: show <Received> in its place. */
     received,
+    /** What <Received> says under its heading: the success toast's words, which it keeps on the page. */
+    receivedText: toasts.created.description ?? '',
     /** "Send another": the empty form again, focus on its first field. */
     sendAnother: () => {
       focusFirstFieldOnMount.current = true;
@@ -213,8 +218,8 @@ function focusFirstError(form: HTMLFormElement, errors: FieldErrors): void {
 
 /**
  * On the submit button: the second click of a double-click (or a tap the phone repeats) never submits. Counted by
- * the browser (`detail` is the click count), so it holds whatever the timing: the first click's answer may already
- * have reset the form, and submitting that empty form would show errors under the success toast.
+ * the browser (`detail` is the click count), so it holds whatever the timing. (Once the first click's answer has
+ * come, the form has given way to <Received>, and swallowTheRestOfAMultiClick guards what is there instead.)
  */
 function ignoreRepeatedClick(event: { detail: number; preventDefault: () => void }): void {
   if (event.detail > 1) event.preventDefault();

@@ -29,9 +29,6 @@ export function Home() {
   return (
     <>
       <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden bg-ink text-white">
-        {/* The canvas island: its canvas behind the content, its pause button over the hero's bottom padding; the
-            container itself lets clicks through to the content. */}
-        <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="pointer-events-none absolute inset-0" />
         <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink/90 via-ink/60 to-ink/10" aria-hidden="true" />
         {/* The bottom edge darkened under the pause button: its focus outline meets the road's amber centre line
             there on a phone (amber on amber), and now meets dark ground instead. */}
@@ -63,6 +60,10 @@ export function Home() {
           </div>
           <QuoteFormIsland idPrefix="home-quote" />
         </div>
+        {/* The canvas island, last in the hero so that its pause button comes after the hero's links in the Tab order:
+            its canvas behind everything (-z-20, under the gradients), its button over the hero's bottom padding; the
+            container itself lets clicks through to the content. */}
+        <Island name="RoadCanvas" component={RoadCanvas} props={{}} className="pointer-events-none absolute inset-0" />
       </section>
 
       <Section labelledBy="why-heading">
