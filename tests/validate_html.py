@@ -91,12 +91,14 @@ EXPECTED_ANSWERS = {
 
 
 # The checker also reads each page's inlined stylesheet, with a CSS grammar older than three things Tailwind CSS 4
-# writes and browsers support: `@property` rules, custom properties in `transition-property`, and `margin-trim`.
+# writes and browsers support: `@property` rules, custom properties in `transition-property`, and `margin-trim`;
+# and than `field-sizing` (CSS Basic User Interface 4, in Chromium since 123), which lets a select's text wrap.
 # Exactly those messages are set aside; any other CSS message, and every HTML message, is an error.
 NEWER_THAN_THE_CHECKER = "|".join([
     r"CSS: Unrecognized at-rule “@property”.*",
     r"CSS: “transition-property”: “--tw-[a-z-]+” is not a “transition-property” value.*",
     r"CSS: “margin-trim”: Property “margin-trim” doesn't exist.*",
+    r"CSS: “field-sizing”: Property “field-sizing” doesn't exist.*",
 ])
 
 
