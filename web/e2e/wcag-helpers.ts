@@ -1,7 +1,8 @@
 // Shared by wcag.spec.ts: the page kinds it walks, WCAG's text-spacing override, a paused fake clock, a quote form
 // filled in, and what the browser can measure of a page: sideways overflow, a header's controls off screen or out of
 // the header, a select whose shown option is cut, the focused element, and a focus indicator's contrast.
-import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { pastTooFast } from './leads';
 
 /** One page of each kind the site has, by its English address (the Spanish is the same below /es). */
 export const PAGE_KINDS: readonly { kind: string; path: string; status: number }[] = [
@@ -43,7 +44,7 @@ export async function pausedClock(page: Page) {
 /** With the paused clock: moves the page's time past the server's too-fast guard (1.5 s since the page began to load). */
 export async function passTooFast(page: Page) {
   await page.clock.fastForward(2000);
-  await expect.poll(() => page.evaluate(() => performance.now()), { message: 'the page has been open 1.6 s' }).toBeGreaterThan(1600);
+  await pastTooFast(page);
 }
 
 /** A quote form found by its fields' id prefix (home-quote, page-quote, product-quote, sidebar-quote), as forms.spec.ts does. */
