@@ -242,8 +242,13 @@ test.describe('toasts (2.2.1)', () => {
     await page.clock.fastForward(60_000);
     await reactSettled(page);
     await expect(toast, 'the error toast is still on screen 60 s later').toBeVisible();
-    await toast.getByRole('button', { name: /dismiss|close/i }).click();
+    // Dismissed from the keyboard: focus goes back where it was (the consent box the refusal focused), not to <body>.
+    const { consent } = quoteForm(page, 'page-quote');
+    await expect(consent).toBeFocused();
+    await toast.getByRole('button', { name: /dismiss|close/i }).focus();
+    await page.keyboard.press('Enter');
     await expect(toast).toHaveCount(0);
+    await expect(consent, 'focus is back on the consent box').toBeFocused();
   });
 
   test('a success toast stays on screen while hovered, and while focused', async ({ page }, info) => {

@@ -6,6 +6,7 @@
 // while one is shown the page can scroll past it, and a field focused under it is scrolled clear of it.
 import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Icon } from '../ui/Icon';
 import { TOAST_EVENT, toasterListening, type ToastMessage } from './toast';
 
@@ -22,6 +23,9 @@ export default function Toaster() {
   const [hoveredId, setHoveredId] = useState<number | null>(null);
   const [focusedId, setFocusedId] = useState<number | null>(null);
   const toastElement = useRef<HTMLDivElement>(null);
+  // Where focus was before it came into the toast: where it goes back when the toast is dismissed from inside, rather
+  // than falling to <body> with the removed button.
+  const focusBefore = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
     const receive = (event: Event) => {
@@ -34,7 +38,11 @@ export default function Toaster() {
     return () => window.removeEventListener(TOAST_EVENT, receive);
   }, []);
 
-  const dismiss = () => setCurrent(null);
+  const dismiss = () => {
+    const back = toastElement.current?.contains(document.activeElement) ? focusBefore.current : null;
+    flushSync(() => setCurrent(null));
+    if (back?.isConnected) back.focus();
+  };
 
   // Keyed by the toast's id: a replacement starts its own full time on screen, and so does a toast let go of.
   const held = current !== null && (hoveredId === current.id || focusedId === current.id);
@@ -84,7 +92,10 @@ export default function Toaster() {
       ref={toastElement}
       onMouseEnter={() => setHoveredId(current.id)}
       onMouseLeave={() => setHoveredId(null)}
-      onFocus={() => setFocusedId(current.id)}
+      onFocus={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) focusBefore.current = event.relatedTarget instanceof HTMLElement ? event.relatedTarget : null;
+        setFocusedId(current.id);
+      }}
       onBlur={(event) => setFocusedId(event.currentTarget.contains(event.relatedTarget) ? current.id : null)}
       data-variant={current.variant ?? 'default'}
       className={`toast pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-xl border p-4 shadow-2xl ${
