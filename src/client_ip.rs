@@ -2,7 +2,7 @@
 //! trusted reverse proxy reports in `X-Forwarded-For`. Headers from anyone else are ignored, so a client cannot
 //! choose its own rate-limit key.
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use rocket::request::{FromRequest, Outcome, Request};
 
@@ -55,17 +55,27 @@ impl<'r> FromRequest<'r> for ClientIp {
     }
 }
 
-/// The rate-limit key of an address: IPv4 as is, IPv6 by its /64 network (one subscriber's whole allocation).
-pub fn rate_key(ip: IpAddr) -> String {
+/// The network an address stands for, where limits count it: IPv4 as is (also when shown mapped into IPv6), IPv6
+/// by its /64, which one household or one server is usually given whole: counting each of its addresses apart would
+/// give one machine billions of places.
+pub fn network_of(ip: IpAddr) -> IpAddr {
     match ip {
-        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !(u128::MAX >> 64))),
         },
+    }
+}
+
+/// The rate-limit key of an address: its [`network_of`], an IPv6 one written as its /64.
+pub fn rate_key(ip: IpAddr) -> String {
+    match network_of(ip) {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
     }
 }
 

@@ -4,9 +4,12 @@
 //! reaches the server through it.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+// The address a connection is counted under: the network the rate limits count it by too.
+use crate::client_ip::network_of as address_of;
 
 /// The connections held by each address, and the share each may hold.
 pub(super) struct Shares {
@@ -75,22 +78,6 @@ impl Drop for Share {
                 held.remove(&address);
             }
         }
-    }
-}
-
-/// The address a connection is counted under: an IPv4 address as it is (also when the socket shows it mapped into
-/// IPv6), an IPv6 address by its /64 network, which one household or one server is usually given whole: counting
-/// each of its addresses apart would give one machine billions of shares.
-fn address_of(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let network = u128::from(v6) & !(u128::MAX >> 64);
-                IpAddr::V6(Ipv6Addr::from(network))
-            }
-        },
     }
 }
 

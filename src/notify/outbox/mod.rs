@@ -367,10 +367,7 @@ pub fn retry_all_failed(connection: &Connection) -> rusqlite::Result<usize> {
 /// that a start with nothing to mark writes nothing (and a read-only database starts quietly).
 pub fn pending_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite::Result<usize> {
     let mut pending: i64 = 0;
-    for channel in [Channel::Email, Channel::Autoreply, Channel::Webhook] {
-        if on.contains(&channel) {
-            continue;
-        }
+    for channel in channels_off(on) {
         pending += connection.query_row(
             "SELECT COUNT(*) FROM deliveries WHERE state = 'pending' AND channel = ?1",
             [channel.as_str()],
@@ -380,16 +377,20 @@ pub fn pending_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite
     Ok(usize::try_from(pending).unwrap_or(0))
 }
 
+/// Every channel that is not in `on`.
+fn channels_off(on: &[Channel]) -> impl Iterator<Item = Channel> + '_ {
+    Channel::ALL
+        .into_iter()
+        .filter(move |channel| !on.contains(channel))
+}
+
 /// Marks the pending deliveries of the channels that are not in `on` as failed ("channel not configured"), so that
 /// they wait for `truckins outbox retry` once the channel is configured again; returns how many.
 pub fn fail_unconfigured(connection: &Connection, on: &[Channel]) -> rusqlite::Result<usize> {
     let _writer = store::writer();
     let now = store::now();
     let mut failed = 0;
-    for channel in [Channel::Email, Channel::Autoreply, Channel::Webhook] {
-        if on.contains(&channel) {
-            continue;
-        }
+    for channel in channels_off(on) {
         failed += connection.execute(
             "UPDATE deliveries SET state = 'failed', last_attempt_at = ?2, last_error = 'channel not configured' \
              WHERE state = 'pending' AND channel = ?1",
