@@ -13,6 +13,7 @@ pub mod errors;
 pub mod leads;
 pub mod notify;
 pub mod ops;
+pub mod replica;
 pub mod security;
 pub mod server;
 pub mod site;

@@ -57,6 +57,17 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         ),
     ];
     lines.extend(crate::notify::describe(settings));
+    lines.push(match &settings.replica_socket {
+        None => {
+            "replica = none (replica_socket unset: the leads are on this machine only)".to_string()
+        }
+        Some(socket) => format!(
+            "replica_socket = {} (Litestream), replica_acknowledge = {}, replica_wait = {} s",
+            socket.display(),
+            settings.replica_acknowledge,
+            settings.replica_wait
+        ),
+    });
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
             "test_clock = {} (TESTS ONLY: the time is read from this file)",

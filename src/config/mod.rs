@@ -84,6 +84,16 @@ pub struct Settings {
     /// Count the pages served to people, without cookies and without keeping anything that identifies them, for
     /// `truckins report` (see `src/analytics/`); `false` counts nothing.
     pub analytics: bool,
+    // Off-site replication (src/replica): Litestream, running beside the server, copies the leads database.
+    /// The path of Litestream's control socket (`socket.path` in its configuration). Set, the server knows its
+    /// database is replicated: `/healthz` shows the replica's state, and the log says when Litestream does not answer.
+    pub replica_socket: Option<PathBuf>,
+    /// Answer a lead (its 201, or the plain form's 303) only once Litestream reports that the commit holding it is
+    /// on the replica, or `replica_wait` has passed (then it is answered all the same: it is stored here).
+    pub replica_acknowledge: bool,
+    /// Seconds a lead's answer waits for the replica at most; while the replica stays behind after such a wait,
+    /// leads are answered at once until it has caught up.
+    pub replica_wait: f64,
     /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
     /// (see [`crate::clock`]). Never set in production.
     pub test_clock: Option<PathBuf>,
@@ -138,6 +148,9 @@ impl std::fmt::Debug for Settings {
             .field("notify_timeout", &self.notify_timeout)
             .field("notify_retry_base", &self.notify_retry_base)
             .field("analytics", &self.analytics)
+            .field("replica_socket", &self.replica_socket)
+            .field("replica_acknowledge", &self.replica_acknowledge)
+            .field("replica_wait", &self.replica_wait)
             .field("test_clock", &self.test_clock)
             .finish()
     }
@@ -172,6 +185,9 @@ impl Default for Settings {
             notify_timeout: 10,
             notify_retry_base: 10.0,
             analytics: true,
+            replica_socket: None,
+            replica_acknowledge: false,
+            replica_wait: 5.0,
             test_clock: None,
         }
     }
@@ -187,7 +203,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 25] = [
+pub const KEYS: [&str; 28] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -212,6 +228,9 @@ pub const KEYS: [&str; 25] = [
     "notify_timeout",
     "notify_retry_base",
     "analytics",
+    "replica_socket",
+    "replica_acknowledge",
+    "replica_wait",
     "test_clock",
 ];
 
@@ -350,6 +369,7 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
         );
     }
     crate::notify::check(&settings)?;
+    crate::replica::check(&settings)?;
     Ok(settings)
 }
 

@@ -37,6 +37,8 @@ pub struct Leads {
     pub(super) census: std::sync::Arc<crate::carriers::Census>,
     /// The notifications each new lead gets (src/notify), written with it.
     pub outbox: crate::notify::Outbox,
+    /// The off-site copy (src/replica): with `replica_acknowledge`, a lead is answered once it is on the replica.
+    pub replica: crate::replica::Replica,
 }
 
 pub fn stage() -> AdHoc {
@@ -82,6 +84,7 @@ pub fn stage() -> AdHoc {
             submissions: OneAtATime::default(),
             census: std::sync::Arc::new(crate::carriers::Census::new(settings.carriers_database())),
             outbox: crate::notify::Outbox::new(&settings),
+            replica: crate::replica::Replica::start(&settings),
         };
         Ok(rocket
             .manage(leads)
@@ -265,6 +268,10 @@ async fn submit(
         // An unknown language: the error on `locale`, the rest as the sending page's.
         Err(errors) => (Verdict::Invalid(errors), hint),
     };
+    // A lead the visitor is told was received is, with `replica_acknowledge`, on the replica first (src/replica).
+    if let Verdict::Accepted(..) = verdict {
+        leads.replica.confirm().await;
+    }
     match encoding {
         Encoding::Json => json_answer(verdict, form, locale),
         Encoding::Form => nojs::answer(verdict, form, &fields, locale),

@@ -1,5 +1,5 @@
 //! Running in production: `GET /healthz` (the process answers and a lead could be stored now; with notifications on,
-//! also their backlog) and a request log with method, path, status and duration for every request (text or JSON
+//! also their backlog; with a replica, how far its copy is) and a request log with method, path, status and duration for every request (text or JSON
 //! lines). The log never holds a lead's content:
 //! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
 //! request, and every line is out by the time the server has stopped.
@@ -43,6 +43,11 @@ async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json
     // is no reason to stop taking leads), but shows that deliveries are waiting.
     if leads.outbox.is_active() {
         body["deliveries"] = deliveries(leads).await;
+    }
+    // The off-site copy, when Litestream replicates the database: a replica behind is visible to a monitor but
+    // never makes the check fail (leads are still stored here).
+    if let Some(replica) = leads.replica.health().await {
+        body["replica"] = replica;
     }
     (status, Json(body))
 }
