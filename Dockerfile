@@ -30,3 +30,38 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["tru
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["truckins"]
 CMD ["serve"]
+
+# Off-site replication in Docker (README.md, "Off-site replication (Litestream)"). The image above runs the server
+# alone. For Litestream in front of it, build that image first, then a second one on top of it which adds the
+# official release of Litestream (checked against the release's checksums) and starts
+# `litestream replicate -exec` instead (x86_64; on an ARM server set LITESTREAM_ARCH=arm64):
+#
+#   docker build -t truckins .
+#   docker build -t truckins-litestream - <<'END'
+#   FROM truckins
+#   ARG LITESTREAM_VERSION=0.5.17
+#   ARG LITESTREAM_ARCH=x86_64
+#   USER root
+#   ADD https://github.com/benbjohnson/litestream/releases/download/v${LITESTREAM_VERSION}/litestream-${LITESTREAM_VERSION}-linux-${LITESTREAM_ARCH}.tar.gz /tmp/litestream/
+#   ADD https://github.com/benbjohnson/litestream/releases/download/v${LITESTREAM_VERSION}/checksums.txt /tmp/litestream/
+#   RUN cd /tmp/litestream && sha256sum --check --ignore-missing checksums.txt \
+#    && tar -xzf litestream-${LITESTREAM_VERSION}-linux-${LITESTREAM_ARCH}.tar.gz litestream \
+#    && install -m 0755 litestream /usr/local/bin/litestream && cd / && rm -rf /tmp/litestream \
+#    && install -d -o truckins -g truckins -m 0700 /run/truckins
+#   USER truckins
+#   ENV TRUCKINS_REPLICA_SOCKET=/run/truckins/litestream.sock \
+#       TRUCKINS_REPLICA_ACKNOWLEDGE=true
+#   ENTRYPOINT ["/bin/sh", "-c", "umask 0077 && exec litestream replicate -config /etc/truckins/litestream.yml -exec '/usr/local/bin/truckins serve'"]
+#   CMD []
+#   END
+#
+# Its configuration is deploy/litestream.yml with `path: /data/truckins.db` (the database on the /data volume),
+# mounted read-only with the SFTP key (made readable by the image's user: chown 10001 on the host, mode 0600).
+# For an S3 bucket, add `--env-file /etc/truckins/secrets.env` (its LITESTREAM_ACCESS_KEY_ID and
+# LITESTREAM_SECRET_ACCESS_KEY lines) instead of the key. umask 0077 keeps a restored database readable by its owner
+# only. Give Litestream time to copy the last commits on `docker stop` (Docker's default is 10 s):
+#   docker run -d --name truckins --stop-timeout 60 -p 127.0.0.1:8000:8000 -v truckins-data:/data \
+#     -v /etc/truckins/litestream.yml:/etc/truckins/litestream.yml:ro \
+#     -v /etc/truckins/litestream-key:/etc/truckins/litestream-key:ro \
+#     -e TRUCKINS_BASE_URL=https://www.example.com truckins-litestream
+# On a new host, the first start restores the database into the empty volume before the server opens it.
