@@ -1,28 +1,13 @@
-// The shared layout in a real browser: hydration without console errors, menus by mouse and keyboard (on /about, a
+// The shared layout in a real browser (every page's hydration without console errors is in a11y.spec.ts): menus by mouse and keyboard (on /about, a
 // page without React: the menus are <details> enhanced by plain script) and with JavaScript off, the mobile menu,
 // tap-to-call, React loaded only where there are islands, the toast area and the copyright year.
 import { expect, test, type Page } from '@playwright/test';
-import { hydrated, sitePaths, watchConsole } from './helpers';
+import { hydrated } from './helpers';
 
 /** The next click follows no link, so a test can see what choosing a link does to the menu the link is in. */
 async function holdNextNavigation(page: Page) {
   await page.evaluate(() => window.addEventListener('click', (event) => event.preventDefault(), { once: true }));
 }
-
-test('every page hydrates its islands with no console errors', async ({ page }) => {
-  const paths = [...(await sitePaths(page)), '/no-such-page', '/blog/no-such-post'];
-  // A bound per page, not for the whole list: a loaded machine slows every page alike.
-  test.setTimeout(paths.length * 15_000);
-  for (const path of paths) {
-    const console = watchConsole(page);
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(path.includes('no-such') ? 404 : 200);
-    await hydrated(page);
-    console.check();
-    page.removeAllListeners('console');
-    page.removeAllListeners('pageerror');
-  }
-});
 
 test('desktop menus open by keyboard, close on Escape and on choosing a link', async ({ page }, info) => {
   test.skip(info.project.name !== 'desktop', 'desktop navigation');
