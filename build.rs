@@ -206,5 +206,10 @@ fn write_file(path: &Path, bytes: &[u8]) {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return;
     }
-    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+    // Written whole under another name, then renamed over the old: the test command runs the debug and the release
+    // build side by side, and one build's type check must never read the other's half-written file.
+    let partial = path.with_extension(format!("partial-{}", std::process::id()));
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project, in the order a failure is cheapest to find:
-#   formatting and lints -> Rust unit and integration tests (debug build, real embedded site) ->
-#   release build -> the binary alone serves the site -> every page is valid HTML (Nu Html Checker) ->
+#   formatting -> lints and the Rust tests' debug build, with the release build beside them -> Rust unit and
+#   integration tests (real embedded site) -> the binary alone serves the site -> every page is valid HTML (Nu Html Checker) ->
 #   browser suite (Playwright in Debian's Chromium against the release binary on loopback).
 # On a fresh machine it installs what it needs (Chromium and a Java runtime through apt when run as root) or says
 # what is missing.
@@ -41,9 +41,45 @@ if ! python3 -c 'import aiosmtpd' 2>/dev/null; then
     missing "Python's aiosmtpd (the notification tests' SMTP server). Install it with: python3 -m pip install aiosmtpd"
 fi
 
-step "Formatting and lints"
+step "Formatting"
 cargo fmt --all --check
+
+# The release build runs beside the lints and the Rust tests: they build in the dev profile, in target/debug, and
+# cargo locks each profile's folder apart. Much of either build leaves a core idle (SQLite's C compiled in one
+# process, the web build, the final link), which the other fills. The web app's packages are installed first, once
+# (what build.rs would otherwise do in both builds at the same time; the same command).
+if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  step "Installing the web app's packages (npm install in web/)"
+  (cd web && npm install --include=dev --no-save --no-audit --no-fund --loglevel=error)
+fi
+step "Release build started beside the lints and tests (the Dockerfile's build step: cargo build --release --locked)"
+grep -q '^RUN cargo build --release --locked$' Dockerfile || { echo "Dockerfile no longer builds like this script" >&2; exit 1; }
+release_log="$(mktemp)"
+release_messages="$(mktemp)"
+# In a process group of its own, so that a failure below stops the whole build (cargo and its compilers).
+setsid cargo build --release --locked --quiet --message-format=json-render-diagnostics >"$release_messages" 2>"$release_log" &
+release_build=$!
+trap 'kill -- -"$release_build" 2>/dev/null || true' EXIT
+
+step "Lints"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "Rust tests: build (dev profile)"
+if command -v cargo-nextest >/dev/null; then
+  cargo nextest run --workspace --no-run
+else
+  cargo test --workspace --no-run
+fi
+
+# The tests run once the release build is done: they start real servers and processes, and none of them should
+# have to share the cores with a compiler.
+step "Release build: waiting for it to finish"
+if ! wait "$release_build"; then
+  cat "$release_log" >&2
+  echo "the release build failed (above)" >&2
+  exit 1
+fi
+cat "$release_log"
 
 step "Rust tests (unit and integration, of the server and of crates/content)"
 if command -v cargo-nextest >/dev/null; then
@@ -51,18 +87,15 @@ if command -v cargo-nextest >/dev/null; then
 else
   cargo test --workspace --no-fail-fast
 fi
-
-step "Release build (the Dockerfile's build step: cargo build --release --locked)"
-grep -q '^RUN cargo build --release --locked$' Dockerfile || { echo "Dockerfile no longer builds like this script" >&2; exit 1; }
 # The build script's output folder holds the prerendered site the binary embeds (for the HTML check below).
-site_dir="$(cargo build --release --locked --quiet --message-format=json-render-diagnostics | python3 -c '
+site_dir="$(python3 -c '
 import json, sys
-for line in sys.stdin:
+for line in open(sys.argv[1]):
     message = json.loads(line)
     # A package id reads path+file:///dir#truckins@0.1.0, or path+file:///dir/truckins#0.1.0 in a folder so named.
     place, _, version = message.get("package_id", "").partition("#")
     if message.get("reason") == "build-script-executed" and (version.startswith("truckins@") or place.endswith("/truckins")):
-        print(message["out_dir"] + "/site")')"
+        print(message["out_dir"] + "/site")' "$release_messages")"
 [ -d "$site_dir" ] || { echo "the release build did not say where it wrote the site" >&2; exit 1; }
 ls -l target/release/truckins | awk '{ printf "binary: %.1f MB\n", $5 / 1048576 }'
 
