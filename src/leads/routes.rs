@@ -49,7 +49,11 @@ pub fn stage() -> AdHoc {
         };
         let path = settings.database.clone();
         let size = settings.pool_size;
-        let pool = match rocket::tokio::task::spawn_blocking(move || store::open(&path, size)).await
+        let checkpoints = store::Checkpoints::for_settings(&settings);
+        let pool = match rocket::tokio::task::spawn_blocking(move || {
+            store::open_with(&path, size, checkpoints)
+        })
+        .await
         {
             Ok(Ok(pool)) => pool,
             Ok(Err(error)) => {

@@ -28,10 +28,10 @@ use socket::{Client, Positions};
 /// The longest `replica_wait` allowed: a visitor's form waits this long at most.
 pub const LONGEST_WAIT_SECONDS: f64 = 60.0;
 
-/// How long Litestream may take to copy a sync's commits to the replica before it gives up on that sync (and the
-/// next is asked). Longer than any `replica_wait`: a lead answered without its confirmation is still followed to the
-/// replica, to say when the replica has caught up.
-const LITESTREAM_SYNC_TIMEOUT_SECONDS: u64 = 30;
+/// How long a sync with `wait` may take on this side: Litestream gives up on it after 30 s (its own limit), longer
+/// than any `replica_wait`, so a lead answered without its confirmation is still followed to the replica, to say
+/// when the replica has caught up.
+const SYNC_DEADLINE: Duration = Duration::from_secs(35);
 
 /// How long to wait before asking again when Litestream did not answer or could not reach the replica: often enough
 /// to notice a replica that is back within a second, rarely enough not to busy a Litestream that is down.
@@ -215,9 +215,10 @@ impl Shared {
         }
     }
 
-    /// Litestream answered: tickets whose transaction is on the replica are confirmed, and the waiting callers
-    /// woken.
-    fn answered(&self, covering: u64, positions: Positions) {
+    /// Litestream answered a sync asked once tickets up to `covering` were committed: a sync with `wait` answers
+    /// once all of them are on the replica; otherwise each is there once the replica holds the transaction Litestream
+    /// had reached (its local position then, an upper bound). Confirmed tickets' callers are woken.
+    fn answered(&self, covering: u64, waited: bool, positions: Positions) {
         let mut state = lock(&self.state);
         match state.answering {
             Some(true) => {}
@@ -241,7 +242,11 @@ impl Shared {
         state.answering = Some(true);
         state.complained_at = None;
         state.positions = Some(positions);
-        if covering > 0
+        let mut confirmed = *self.confirmed.borrow();
+        if waited {
+            // The local position is read after the copy, so it may already hold later commits: not a target.
+            confirmed = confirmed.max(covering);
+        } else if covering > 0
             && state
                 .targets
                 .back()
@@ -249,7 +254,6 @@ impl Shared {
         {
             state.targets.push_back((covering, positions.local));
         }
-        let mut confirmed = *self.confirmed.borrow();
         while let Some(&(upto, txid)) = state.targets.front() {
             if txid > positions.replicated {
                 break;
@@ -323,20 +327,13 @@ async fn follow(shared: Arc<Shared>) {
         // With acknowledgement, a sync that returns once the commits are on the replica; otherwise Litestream's own
         // schedule copies them, and a sync only says where it stands.
         let wait = shared.acknowledge && any_waiting;
-        let deadline = Duration::from_secs(LITESTREAM_SYNC_TIMEOUT_SECONDS + 5);
-        match shared
-            .client
-            .sync(wait, LITESTREAM_SYNC_TIMEOUT_SECONDS, deadline)
-            .await
-        {
+        match shared.client.sync(wait, SYNC_DEADLINE).await {
             Ok(positions) => {
-                shared.answered(covering, positions);
+                shared.answered(covering, wait, positions);
                 let still_waiting = !lock(&shared.state).waiting.is_empty();
-                // Without `wait` (or should the replica report less than it was asked to hold), the copy is made on
-                // Litestream's own schedule (`sync-interval`): look again shortly rather than at once.
-                // (Tickets issued during a look without them go to a sync of their own at once.)
-                if still_waiting && any_waiting && (!wait || positions.replicated < positions.local)
-                {
+                // Without `wait`, the copy is made on Litestream's own schedule (`sync-interval`): look again
+                // shortly rather than at once. (Tickets issued meanwhile go to a sync of their own at once.)
+                if still_waiting && any_waiting && !wait {
                     tokio::time::sleep(RETRY_PAUSE).await;
                 }
             }

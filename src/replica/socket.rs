@@ -68,20 +68,15 @@ impl Client {
     }
 
     /// `POST /sync`: the positions after Litestream has read every commit made before the call; with `wait`, once
-    /// it has also copied them to the replica (Litestream gives up after `litestream_timeout` whole seconds).
-    /// `deadline` bounds the whole exchange on this side.
-    pub async fn sync(
-        &self,
-        wait: bool,
-        litestream_timeout: u64,
-        deadline: Duration,
-    ) -> Result<Positions, String> {
-        let body = serde_json::json!({
-            "path": self.database,
-            "wait": wait,
-            "timeout": litestream_timeout,
-        })
-        .to_string();
+    /// it has also copied them to the replica (Litestream gives up after 30 s). `deadline` bounds the whole exchange
+    /// on this side.
+    ///
+    /// No `timeout` is sent: without `wait`, Litestream then works in its own context, not in the request's. A
+    /// checkpoint that happens during the sync re-opens Litestream's read transaction on the WAL in that context,
+    /// and one ended with the request leaves the WAL free to be started over behind Litestream's back (see
+    /// `store::Checkpoints`, which is why the server leaves checkpoints to Litestream).
+    pub async fn sync(&self, wait: bool, deadline: Duration) -> Result<Positions, String> {
+        let body = serde_json::json!({ "path": self.database, "wait": wait }).to_string();
         let request = Request::post("/sync")
             .header(hyper::header::HOST, "litestream")
             .header(hyper::header::CONTENT_TYPE, "application/json")

@@ -138,7 +138,7 @@ async fn a_sync_answer_gives_both_positions_and_the_request_names_the_database_a
         ),
     );
     let client = Client::new(&path, std::path::Path::new("/srv/leads.db"));
-    let positions = client.sync(true, 30, SHORT * 10).await.unwrap();
+    let positions = client.sync(true, SHORT * 10).await.unwrap();
     assert_eq!(
         positions,
         Positions {
@@ -163,13 +163,13 @@ async fn a_sync_answer_gives_both_positions_and_the_request_names_the_database_a
 #[rocket::async_test]
 async fn no_socket_a_silent_one_and_one_that_is_not_litestream_are_each_a_reason() {
     let client = Client::new(&socket_path("none"), std::path::Path::new("/srv/leads.db"));
-    let reason = client.sync(false, 1, SHORT).await.unwrap_err();
+    let reason = client.sync(false, SHORT).await.unwrap_err();
     assert!(reason.contains("no answer at"), "{reason}");
 
     let path = socket_path("silent");
     StandIn::start(&path, Behaviour::Silent);
     let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, 1, SHORT)
+        .sync(false, SHORT)
         .await
         .unwrap_err();
     assert!(reason.contains("no answer within 0.3 s"), "{reason}");
@@ -177,7 +177,7 @@ async fn no_socket_a_silent_one_and_one_that_is_not_litestream_are_each_a_reason
     let path = socket_path("garbage");
     StandIn::start(&path, Behaviour::Garbage);
     let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, 1, SHORT)
+        .sync(false, SHORT)
         .await
         .unwrap_err();
     assert!(reason.contains("no answer at"), "{reason}");
@@ -185,7 +185,7 @@ async fn no_socket_a_silent_one_and_one_that_is_not_litestream_are_each_a_reason
     let path = socket_path("json");
     StandIn::start(&path, Behaviour::Answer(200, r#"{"status":"ok"}"#.into()));
     let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, 1, SHORT)
+        .sync(false, SHORT)
         .await
         .unwrap_err();
     assert!(reason.contains("not Litestream's"), "{reason}");
@@ -212,7 +212,7 @@ async fn litestream_refusals_say_what_to_fix() {
         500,
         r#"{"error":"sync database: replica sync: connection refused"}"#.into(),
     );
-    let reason = client.sync(true, 1, SHORT).await.unwrap_err();
+    let reason = client.sync(true, SHORT).await.unwrap_err();
     assert!(
         reason.contains("500") && reason.contains("replica sync: connection refused"),
         "{reason}"

@@ -27,5 +27,6 @@ mod migration;
 mod notify;
 mod operations;
 mod pages;
+mod replica;
 mod site;
 mod spanish;

@@ -23,7 +23,7 @@ pub use crate::clock::now;
 pub use error::StoreError;
 pub use group::Also;
 pub use kinds::{Language, Source, Status};
-pub use pool::{Connection, DbPool, create_private, open};
+pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
 /// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.

@@ -113,6 +113,27 @@ pub(super) fn sibling(path: &Path, suffix: &str) -> PathBuf {
 
 /// Opens (creating if needed) the database at `path`, applies pending migrations and returns the pool.
 pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
+    open_with(path, pool_size, Checkpoints::Sqlite)
+}
+
+/// Who checkpoints the database's WAL (moves its pages into the file and starts it over).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// SQLite, each time a commit leaves the WAL over 1000 pages (its default).
+    Sqlite,
+    /// Litestream only (the database is replicated, src/replica): a WAL started over by the server while
+    /// Litestream holds no read transaction on it (it can lose its own, for example when a checkpoint happens
+    /// during a sync the server asked for, whose request ends) would leave frames Litestream never copied, and
+    /// the replica then restores a corrupt file. Litestream checkpoints every minute and once the WAL is large.
+    Litestream,
+}
+
+/// [`open`], with the checkpoints left to `checkpoints`.
+pub fn open_with(
+    path: &Path,
+    pool_size: u32,
+    checkpoints: Checkpoints,
+) -> Result<DbPool, StoreError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| {
             rusqlite::Error::SqliteFailure(
@@ -131,7 +152,7 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
     // One connection first: SQLite's own error (not a database, read-only, locked) surfaces here as itself,
     // instead of as a pool that never fills; the schema is brought up to date before anyone else connects.
     let mut first = rusqlite::Connection::open(path)?;
-    let journal_mode = configure(&first)?;
+    let journal_mode = configure(&first, checkpoints)?;
     migrate(&mut first)?;
     // Taken while `first` holds the file open, so it is the file the pool's connections open next.
     let found = std::fs::metadata(path).map_err(|e| {
@@ -144,7 +165,7 @@ pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
     // an empty database that would take leads nobody looks for.
     let manager = SqliteConnectionManager::file(path)
         .with_flags(OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE)
-        .with_init(|connection| configure(connection).map(drop));
+        .with_init(move |connection| configure(connection, checkpoints).map(drop));
     let pool = Pool::builder()
         .max_size(pool_size)
         .connection_timeout(Duration::from_secs(5))
@@ -189,9 +210,32 @@ pub fn create_private(path: &Path) -> std::io::Result<bool> {
 
 /// Durable settings for every connection: WAL, a sync to disk at each commit, and waiting (not failing) on locks.
 /// Returns the journal mode in force (SQLite keeps another one where WAL cannot work, without an error).
-fn configure(connection: &rusqlite::Connection) -> Result<String, rusqlite::Error> {
+fn configure(
+    connection: &rusqlite::Connection,
+    checkpoints: Checkpoints,
+) -> Result<String, rusqlite::Error> {
     connection.busy_timeout(Duration::from_secs(5))?;
     let mode = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     connection.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+    checkpoints.apply(connection)?;
     Ok(mode)
+}
+
+impl Checkpoints {
+    /// For the server's settings: Litestream's when the database is replicated.
+    pub fn for_settings(settings: &crate::config::Settings) -> Checkpoints {
+        if settings.replica_socket.is_some() {
+            Checkpoints::Litestream
+        } else {
+            Checkpoints::Sqlite
+        }
+    }
+
+    /// Sets `connection`'s automatic checkpoints accordingly.
+    pub fn apply(self, connection: &rusqlite::Connection) -> rusqlite::Result<()> {
+        if self == Checkpoints::Litestream {
+            connection.execute_batch("PRAGMA wal_autocheckpoint = 0;")?;
+        }
+        Ok(())
+    }
 }

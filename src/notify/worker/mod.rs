@@ -154,7 +154,8 @@ impl Worker {
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
         let settings = rocket.state::<Settings>()?.clone();
         let outbox = rocket.state::<Leads>()?.outbox.clone();
-        let connection = match open(&settings.database) {
+        let checkpoints = crate::leads::store::Checkpoints::for_settings(&settings);
+        let connection = match open(&settings.database, checkpoints) {
             Ok(connection) => connection,
             Err(error) => {
                 rocket::error!(
@@ -231,11 +232,15 @@ impl Worker {
 }
 
 /// The worker's own connection (see the module's notes).
-fn open(path: &Path) -> rusqlite::Result<Connection> {
+fn open(
+    path: &Path,
+    checkpoints: crate::leads::store::Checkpoints,
+) -> rusqlite::Result<Connection> {
     let connection =
         Connection::open_with_flags(path, OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE)?;
     connection.busy_timeout(Duration::from_secs(5))?;
     connection.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+    checkpoints.apply(&connection)?;
     Ok(connection)
 }
 
