@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the project, in the order a failure is cheapest to find:
-#   formatting -> lints and the Rust tests' debug build, with the release build beside them -> Rust unit and
+#   formatting -> the Rust tests' debug build, linted by clippy as it compiles, with the release build beside it -> Rust unit and
 #   integration tests (real embedded site) -> the binary alone serves the site -> every page is valid HTML (Nu Html Checker) ->
 #   browser suite (Playwright in Debian's Chromium against the release binary on loopback).
 # On a fresh machine it installs what it needs (Chromium and a Java runtime through apt when run as root) or says
@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it began, in minutes and seconds since the start: where the time goes, run after run.
+step() { printf '\n==> %s (at %d:%02d)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 missing() { printf '\nMissing: %s\n' "$*" >&2; exit 1; }
 
 command -v cargo >/dev/null || missing "Rust (cargo). Install it from your distribution or with rustup."
@@ -81,10 +82,14 @@ setsid cargo build --release --locked --quiet --message-format=json-render-diagn
 release_build=$!
 trap 'kill -- -"$release_build" 2>/dev/null || true' EXIT
 
-step "Lints"
-cargo clippy --workspace --all-targets --quiet -- -D warnings
-
-step "Rust tests: build (dev profile)"
+# Lints and the tests' build are one build: clippy's driver is the compiler of this workspace's crates (what
+# `cargo clippy` does, for `cargo check`), so every target the tests build (library, binary, unit and integration
+# tests) is linted as it is compiled, and the dependencies are compiled once, not also checked apart.
+clippy_driver="$(dirname "$(rustup which cargo 2>/dev/null || command -v cargo)")/clippy-driver"
+[ -x "$clippy_driver" ] || clippy_driver="$(command -v clippy-driver || true)"
+[ -n "$clippy_driver" ] || missing "clippy (rustup component add clippy)"
+export RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__'
+step "Lints and the Rust tests' build (dev profile; clippy with -D warnings)"
 if command -v cargo-nextest >/dev/null; then
   cargo nextest run --workspace --no-run
 else

@@ -87,8 +87,6 @@ struct State {
     /// Since when the replica has been behind: a lead's wait ran out (and, for `/healthz`, since the oldest ticket
     /// waited longer than `replica_wait`).
     behind_since: Option<Instant>,
-    /// The last positions Litestream gave.
-    positions: Option<Positions>,
     /// Whether Litestream answered the last question, and when the log last said it did not.
     answering: Option<bool>,
     complained_at: Option<Instant>,
@@ -165,32 +163,28 @@ impl Replica {
     /// replicated transaction, whether the replica is behind and how long the oldest unreplicated commit has waited.
     pub async fn health(&self) -> Option<Value> {
         let shared = self.0.as_ref()?;
-        let local = shared.client.local_txid(HEALTH_DEADLINE).await;
-        let mut state = lock(&shared.state);
+        // A sync without `wait`: Litestream reads the WAL's new commits and says where both copies stand.
+        let asked = shared.client.sync(false, HEALTH_DEADLINE).await;
+        let state = lock(&shared.state);
         let oldest = state
             .waiting
             .front()
             .map_or(Duration::ZERO, |(_, issued)| issued.elapsed());
-        let litestream = match &local {
+        let litestream = match &asked {
             Ok(_) => "ok",
             Err(_) => "unavailable",
         };
         let behind = state.behind_since.is_some() || oldest > shared.wait;
-        let replicated = state.positions.map(|positions| positions.replicated);
-        if let Ok(local) = local
-            && let Some(positions) = &mut state.positions
-        {
-            positions.local = positions.local.max(local);
-        }
+        let positions = asked.as_ref().ok();
         let mut answer = json!({
             "litestream": litestream,
             "acknowledge": shared.acknowledge,
             "behind": behind,
-            "txid": local.as_ref().ok(),
-            "replicated_txid": replicated,
+            "txid": positions.map(|p| p.local),
+            "replicated_txid": positions.map(|p| p.replicated),
             "oldest_unreplicated_seconds": (oldest.as_secs_f64() * 10.0).round() / 10.0,
         });
-        if let Err(reason) = local {
+        if let Err(reason) = asked {
             // The reason names a path of this machine: for the log, not for whoever asks /healthz.
             drop(state);
             rocket::warn!("health check: {reason}");
@@ -241,7 +235,6 @@ impl Shared {
         }
         state.answering = Some(true);
         state.complained_at = None;
-        state.positions = Some(positions);
         let mut confirmed = *self.confirmed.borrow();
         if waited {
             // The local position is read after the copy, so it may already hold later commits: not a target.

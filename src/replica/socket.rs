@@ -1,7 +1,7 @@
 //! Litestream's control socket: HTTP/1.1 over a Unix socket (`socket.path` in its configuration), one request per
-//! connection, through the same hyper the server is built on. Two questions are asked: `POST /sync` (turn the
+//! connection, through the same hyper the server is built on. One question is asked, `POST /sync`: turn the
 //! database's new WAL frames into a transaction of Litestream's and, with `wait`, copy it to the replica before
-//! answering) and `GET /txid` (the local position only: it answers even while a sync is waiting on the replica).
+//! answering; without `wait` it answers at once, even while a sync with `wait` is copying.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -38,11 +38,6 @@ pub struct Client {
 struct SyncAnswer {
     txid: u64,
     replicated_txid: u64,
-}
-
-#[derive(Deserialize)]
-struct TxidAnswer {
-    txid: u64,
 }
 
 #[derive(Deserialize)]
@@ -87,20 +82,6 @@ impl Client {
             local: answer.txid,
             replicated: answer.replicated_txid,
         })
-    }
-
-    /// `GET /txid`: Litestream's local position for the database.
-    pub async fn local_txid(&self, deadline: Duration) -> Result<u64, String> {
-        let path = percent_encoding::utf8_percent_encode(
-            &self.database,
-            percent_encoding::NON_ALPHANUMERIC,
-        );
-        let request = Request::get(format!("/txid?path={path}"))
-            .header(hyper::header::HOST, "litestream")
-            .body(Full::new(Bytes::new()))
-            .map_err(|e| format!("the request could not be built: {e}"))?;
-        let answer: TxidAnswer = self.ask(request, deadline).await?;
-        Ok(answer.txid)
     }
 
     async fn ask<T: for<'de> Deserialize<'de>>(

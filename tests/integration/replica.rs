@@ -338,3 +338,102 @@ fn drill_without_acknowledge_prints_the_leads_it_lost() {
     );
     assert_eq!(check, "ok", "PRAGMA integrity_check of the restored file");
 }
+
+/// Latency percentile `p` (0..=100) of `took`, sorted.
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]
+}
+
+/// A benchmark, not a test (`--ignored`): leads per second and latency with `replica_acknowledge` on against off,
+/// in one run, 16 keep-alive clients (`BENCH_CLIENTS`) posting quotes for 10 s a round (`BENCH_SECONDS`), rounds
+/// off, on, on, off, each on a fresh leads file replicated over SFTP on loopback; then the time a lost machine takes
+/// to serve again with every lead (Litestream's restore and the server's start, timed). Asserts only that no
+/// acknowledged lead is lost with acknowledgement on.
+///
+/// Run: `cargo test --release --test integration replica::bench -- --ignored --nocapture`.
+#[test]
+#[ignore = "a benchmark: run with --ignored --nocapture"]
+fn bench_acknowledge_on_against_off() {
+    let number = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(default)
+    };
+    let clients = number("BENCH_CLIENTS", 16) as usize;
+    let length = Duration::from_secs(number("BENCH_SECONDS", 10));
+    let mut rounds: Vec<(bool, Vec<Duration>, f64)> = Vec::new();
+    for (round, acknowledge) in [false, true, true, false].into_iter().enumerate() {
+        let setup = Setup::new(&format!("replica-bench-{round}"));
+        let receiver = Receiver::start(&[], Answer::Status(200));
+        let mut env = settings(&setup, &receiver, acknowledge, None);
+        // The leads alone: no notifications to send beside them.
+        env.retain(|(name, _)| name.starts_with("TRUCKINS_REPLICA"));
+        let stack = Stack::start(&setup, "bench", &env);
+        let started = Instant::now();
+        let flood = flood_for(stack.port, clients, "bench", length, usize::MAX);
+        let seen = flood.finish();
+        let elapsed = started.elapsed().as_secs_f64();
+        assert!(
+            seen.other.is_empty(),
+            "answers other than 201: {:?}",
+            seen.other
+        );
+        let mut took: Vec<Duration> = seen.acknowledged.iter().map(|a| a.took).collect();
+        took.sort();
+        let rate = took.len() as f64 / elapsed;
+        eprintln!(
+            "round {} acknowledge {:<5}: {:>6} leads in {elapsed:.1} s = {rate:>7.1}/s; p50 {:>6.1} ms, p90 {:>6.1} ms, \
+             p99 {:>6.1} ms, max {:>6.1} ms",
+            round + 1,
+            if acknowledge { "on" } else { "off" },
+            took.len(),
+            percentile(&took, 50).as_secs_f64() * 1e3,
+            percentile(&took, 90).as_secs_f64() * 1e3,
+            percentile(&took, 99).as_secs_f64() * 1e3,
+            took.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        );
+        if acknowledge && round == 2 {
+            // The machine lost after the round: how long until it serves every lead again.
+            let mut stack = stack;
+            stack.kill();
+            setup.lose_the_disk();
+            let restarting = Instant::now();
+            let again = Stack::start(&setup, "restored", &env);
+            let serving = restarting.elapsed();
+            let (check, stored) = read_leads(&setup.database);
+            assert_eq!(check, "ok");
+            assert_none_lost(&seen.acknowledged, &stored, "restored");
+            eprintln!(
+                "restore: {} leads back and /healthz 200 {:.1} s after Litestream was started on the empty machine",
+                stored.len(),
+                serving.as_secs_f64()
+            );
+            drop(again);
+        }
+        rounds.push((acknowledge, took, rate));
+    }
+    for acknowledge in [false, true] {
+        let mut all: Vec<Duration> = rounds
+            .iter()
+            .filter(|(on, _, _)| *on == acknowledge)
+            .flat_map(|(_, took, _)| took.iter().copied())
+            .collect();
+        all.sort();
+        let rate: f64 = rounds
+            .iter()
+            .filter(|(on, _, _)| *on == acknowledge)
+            .map(|(_, _, rate)| rate)
+            .sum::<f64>()
+            / 2.0;
+        eprintln!(
+            "acknowledge {:<3} ({clients} clients, SFTP on loopback): {rate:>7.1} leads/s, p50 {:.1} ms, p99 {:.1} ms",
+            if acknowledge { "on" } else { "off" },
+            percentile(&all, 50).as_secs_f64() * 1e3,
+            percentile(&all, 99).as_secs_f64() * 1e3,
+        );
+    }
+}
