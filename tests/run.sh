@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project, in the order a failure is cheapest to find:
-#   formatting -> the Rust tests' debug build, linted by clippy as it compiles, with the release build beside it -> Rust unit and
-#   integration tests (real embedded site) -> the binary alone serves the site -> every page is valid HTML (Nu Html Checker) ->
-#   browser suite (Playwright in Debian's Chromium against the release binary on loopback).
+#   formatting -> the Rust tests' debug build, linted by clippy as it compiles, and the Rust unit and integration
+#   tests (real embedded site), with the release build beside them -> the binary alone serves the site -> every
+#   page is valid HTML (Nu Html Checker) -> browser suite (Playwright in Debian's Chromium against the release
+#   binary on loopback).
 # On a fresh machine it installs what it needs (Chromium and a Java runtime through apt when run as root) or says
 # what is missing.
 set -euo pipefail
@@ -96,8 +97,15 @@ else
   cargo test --workspace --no-run
 fi
 
-# The tests run once the release build is done: they start real servers and processes, and none of them should
-# have to share the cores with a compiler.
+# The tests run beside the end of the release build (its final link, mostly): every one of them waits for events,
+# never for a time, so sharing the cores with a compiler makes them slower, not wrong.
+step "Rust tests (unit and integration, of the server and of crates/content)"
+if command -v cargo-nextest >/dev/null; then
+  cargo nextest run --workspace --no-fail-fast
+else
+  cargo test --workspace --no-fail-fast
+fi
+
 step "Release build: waiting for it to finish"
 if ! wait "$release_build"; then
   cat "$release_log" >&2
@@ -105,13 +113,6 @@ if ! wait "$release_build"; then
   exit 1
 fi
 cat "$release_log"
-
-step "Rust tests (unit and integration, of the server and of crates/content)"
-if command -v cargo-nextest >/dev/null; then
-  cargo nextest run --workspace --no-fail-fast
-else
-  cargo test --workspace --no-fail-fast
-fi
 # The build script's output folder holds the prerendered site the binary embeds (for the HTML check below).
 site_dir="$(python3 -c '
 import json, sys

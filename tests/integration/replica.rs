@@ -353,7 +353,8 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
 /// to serve again with every lead (Litestream's restore and the server's start, timed). Asserts only that no
 /// acknowledged lead is lost with acknowledgement on.
 ///
-/// Run: `cargo test --release --test integration replica::bench -- --ignored --nocapture`.
+/// Run: `cargo test --release --test integration replica::bench -- --ignored --nocapture`, or from the debug build
+/// of the tests with `BENCH_BINARY=target/release/truckins` (the server is what is measured).
 #[test]
 #[ignore = "a benchmark: run with --ignored --nocapture"]
 fn bench_acknowledge_on_against_off() {

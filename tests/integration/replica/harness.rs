@@ -292,6 +292,14 @@ fn banner(port: u16) -> bool {
 // ---------------------------------------------------------------------------------------------------------------
 
 /// The Litestream binary: `LITESTREAM`, else `litestream` on the PATH (tests/run.sh installs 0.5.17 with pip).
+/// The `truckins` binary run under Litestream: this build's, or the one named in `BENCH_BINARY` (the benchmark, run
+/// from a debug build of the tests against a release binary).
+fn server_binary() -> PathBuf {
+    std::env::var_os("BENCH_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(BIN))
+}
+
 pub fn litestream() -> PathBuf {
     std::env::var_os("LITESTREAM")
         .map(PathBuf::from)
@@ -423,7 +431,7 @@ impl Stack {
             let log = setup.dir.path().join(format!("{label}-{attempt}.log"));
             let exec = format!(
                 "'{}' serve --address 127.0.0.1 --port {port} --database '{}' --ip-limit 1000000",
-                BIN,
+                server_binary().display(),
                 setup.database.display()
             );
             let output = File::create(&log).unwrap();
@@ -501,7 +509,7 @@ impl Drop for Stack {
 
 /// Waits until the server answers `GET /healthz` with 200 and returns its process id (Litestream's child).
 fn ready(litestream: &mut Child, port: u16, log: &Path) -> Result<u32, String> {
-    let binary = fs::canonicalize(BIN).unwrap();
+    let binary = fs::canonicalize(server_binary()).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         if let Some(status) = litestream.try_wait().unwrap() {
