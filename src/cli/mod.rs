@@ -111,6 +111,9 @@ fn open_existing(figment: &Figment) -> Result<(PathBuf, store::DbPool), String> 
             path.display()
         ));
     }
-    let pool = store::open(&path, 1).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    // A command's few writes never checkpoint: the server does, or Litestream when the file is replicated (which
+    // the command may not know: `replica_socket` is often set for the service alone).
+    let pool = store::open_with(&path, 1, store::Checkpoints::Never)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     Ok((path, pool))
 }

@@ -51,7 +51,7 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     match added {
         Ok(Ok(Added::Lead(id))) => {
             rocket::info!("stored the details of quote lead {id}");
-            leads.outbox.wake();
+            // The worker is woken by the route, once the details are also on the replica (src/replica).
             Verdict::Accepted(id, None)
         }
         Ok(Ok(Added::Unknown)) => Verdict::UnknownToken,

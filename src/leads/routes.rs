@@ -272,9 +272,12 @@ async fn submit(
         // An unknown language: the error on `locale`, the rest as the sending page's.
         Err(errors) => (Verdict::Invalid(errors), hint),
     };
-    // A lead the visitor is told was received is, with `replica_acknowledge`, on the replica first (src/replica).
+    // A lead the visitor is told was received is, with `replica_acknowledge`, on the replica first (src/replica);
+    // so is a lead the agency is told about: the worker is woken after. (Its look every 5 s may still find the
+    // deliveries sooner; with the replica up, the confirmation takes milliseconds.)
     if let Verdict::Accepted(..) = verdict {
         leads.replica.confirm().await;
+        leads.outbox.wake();
     }
     match encoding {
         Encoding::Json => json_answer(verdict, form, locale),

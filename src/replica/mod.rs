@@ -25,8 +25,9 @@ use rocket::tokio::{self, sync::Notify, sync::watch};
 use crate::config::Settings;
 use socket::{Client, Positions};
 
-/// The longest `replica_wait` allowed: a visitor's form waits this long at most.
-pub const LONGEST_WAIT_SECONDS: f64 = 60.0;
+/// The longest `replica_wait` allowed: a visitor's form waits this long at most, and Litestream gives up on a sync
+/// with `wait` after 30 s.
+pub const LONGEST_WAIT_SECONDS: f64 = 30.0;
 
 /// How long a sync with `wait` may take on this side: Litestream gives up on it after 30 s (its own limit), longer
 /// than any `replica_wait`, so a lead answered without its confirmation is still followed to the replica, to say
@@ -42,6 +43,10 @@ const LOOK_INTERVAL: Duration = Duration::from_secs(60);
 
 /// A `/healthz` look at Litestream answers within this or counts as not answering.
 const HEALTH_DEADLINE: Duration = Duration::from_secs(1);
+
+/// A `/healthz` look at Litestream serves every health check within this time (`/healthz` is public: a flood of
+/// checks must not become a flood of syncs).
+const HEALTH_REUSE: Duration = Duration::from_secs(1);
 
 /// The settings' checks (`config::load`).
 pub fn check(settings: &Settings) -> Result<(), String> {
@@ -73,6 +78,8 @@ struct Shared {
     confirmed: watch::Sender<u64>,
     /// Wakes the follower: a ticket was issued.
     work: Notify,
+    /// The last `/healthz` look at Litestream: when, and what it said. One look at a time.
+    health_look: tokio::sync::Mutex<Option<(Instant, Result<Positions, String>)>>,
 }
 
 #[derive(Default)]
@@ -87,9 +94,12 @@ struct State {
     /// Since when the replica has been behind: a lead's wait ran out (and, for `/healthz`, since the oldest ticket
     /// waited longer than `replica_wait`).
     behind_since: Option<Instant>,
-    /// Whether Litestream answered the last question, and when the log last said it did not.
+    /// Whether Litestream answered the last question; when the log last said it did not (kept across answers, so
+    /// that a replica coming and going is named once a minute, not at each change).
     answering: Option<bool>,
     complained_at: Option<Instant>,
+    /// Whether the log's last word on Litestream was that it does not answer (then its answer again is said).
+    said_unavailable: bool,
 }
 
 fn lock(mutex: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -103,9 +113,10 @@ pub enum Confirmation {
     NotAsked,
     /// Litestream reported the commit on the replica.
     Replicated,
-    /// Answered without the replica's confirmation: it did not come within `replica_wait`, or the replica was
-    /// already behind.
+    /// Answered without waiting: the replica was already behind.
     Behind,
+    /// Answered without the replica's confirmation, which did not come within `replica_wait`.
+    TimedOut,
 }
 
 impl Replica {
@@ -122,6 +133,7 @@ impl Replica {
             state: Mutex::new(State::default()),
             confirmed: watch::Sender::new(0),
             work: Notify::new(),
+            health_look: tokio::sync::Mutex::new(None),
         });
         tokio::spawn(follow(shared.clone()));
         Replica(Some(shared))
@@ -152,10 +164,7 @@ impl Replica {
         match tokio::time::timeout(shared.wait, confirmed.wait_for(|on| *on >= ticket)).await {
             Ok(Ok(_)) => Confirmation::Replicated,
             // The follower is gone (the server is stopping) or the wait ran out.
-            Ok(Err(_)) | Err(_) => {
-                shared.fall_behind();
-                Confirmation::Behind
-            }
+            Ok(Err(_)) | Err(_) => shared.fall_behind(ticket),
         }
     }
 
@@ -164,7 +173,20 @@ impl Replica {
     pub async fn health(&self) -> Option<Value> {
         let shared = self.0.as_ref()?;
         // A sync without `wait`: Litestream reads the WAL's new commits and says where both copies stand.
-        let asked = shared.client.sync(false, HEALTH_DEADLINE).await;
+        let asked = {
+            let mut last = shared.health_look.lock().await;
+            match &*last {
+                Some((at, asked)) if at.elapsed() < HEALTH_REUSE => asked.clone(),
+                _ => {
+                    let asked = shared.client.sync(false, HEALTH_DEADLINE).await;
+                    if let Err(reason) = &asked {
+                        shared.not_answered(reason);
+                    }
+                    *last = Some((Instant::now(), asked.clone()));
+                    asked
+                }
+            }
+        };
         let state = lock(&shared.state);
         let oldest = state
             .waiting
@@ -184,10 +206,8 @@ impl Replica {
             "replicated_txid": positions.map(|p| p.replicated),
             "oldest_unreplicated_seconds": (oldest.as_secs_f64() * 10.0).round() / 10.0,
         });
-        if let Err(reason) = asked {
-            // The reason names a path of this machine: for the log, not for whoever asks /healthz.
-            drop(state);
-            rocket::warn!("health check: {reason}");
+        if asked.is_err() {
+            // The reason (in the log, once a minute) names a path of this machine: not for whoever asks /healthz.
             answer["reason"] = "Litestream does not answer on its control socket".into();
         }
         Some(answer)
@@ -195,9 +215,13 @@ impl Replica {
 }
 
 impl Shared {
-    /// A lead's wait ran out: the replica is behind (said once, until it has caught up).
-    fn fall_behind(&self) {
+    /// A lead's wait for `ticket` ran out: the replica is behind (said once, until it has caught up). Unless the
+    /// ticket was confirmed meanwhile (confirmations are sent under the state's lock, so this sees them).
+    fn fall_behind(&self, ticket: u64) -> Confirmation {
         let mut state = lock(&self.state);
+        if *self.confirmed.borrow() >= ticket {
+            return Confirmation::Replicated;
+        }
         if state.behind_since.is_none() {
             state.behind_since = Some(Instant::now());
             drop(state);
@@ -207,6 +231,7 @@ impl Shared {
                 self.wait.as_secs_f64()
             );
         }
+        Confirmation::TimedOut
     }
 
     /// Litestream answered a sync asked once tickets up to `covering` were committed: a sync with `wait` answers
@@ -216,10 +241,14 @@ impl Shared {
         let mut state = lock(&self.state);
         match state.answering {
             Some(true) => {}
-            Some(false) => rocket::info!(
-                "replica: Litestream answers again at {}",
-                self.client.socket().display()
-            ),
+            Some(false) => {
+                if std::mem::take(&mut state.said_unavailable) {
+                    rocket::info!(
+                        "replica: Litestream answers again at {}",
+                        self.client.socket().display()
+                    );
+                }
+            }
             None => rocket::info!(
                 "replica: Litestream answers at {} for {} (transaction {} here, {} on the replica){}",
                 self.client.socket().display(),
@@ -234,7 +263,6 @@ impl Shared {
             ),
         }
         state.answering = Some(true);
-        state.complained_at = None;
         let mut confirmed = *self.confirmed.borrow();
         if waited {
             // The local position is read after the copy, so it may already hold later commits: not a target.
@@ -271,12 +299,13 @@ impl Shared {
                 since.elapsed().as_secs_f64()
             );
         }
-        drop(state);
+        // Sent while the state is locked: a caller whose wait runs out meanwhile sees it (`fall_behind`).
         self.confirmed.send_if_modified(|on| {
             let moved = confirmed > *on;
             *on = confirmed.max(*on);
             moved
         });
+        drop(state);
     }
 
     /// Litestream did not answer, or could not reach the replica: said at once, and every minute while it lasts.
@@ -288,6 +317,7 @@ impl Shared {
             .is_none_or(|at| at.elapsed() >= LOOK_INTERVAL);
         if due {
             state.complained_at = Some(Instant::now());
+            state.said_unavailable = true;
             let unreplicated = state.waiting.len();
             drop(state);
             rocket::error!(

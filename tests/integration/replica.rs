@@ -209,7 +209,8 @@ fn drill_with_acknowledge_loses_no_acknowledged_lead_and_sends_pending_notificat
 #[test]
 fn replica_down_mid_flood_answers_every_lead_within_the_wait_then_catches_up() {
     const WAIT: f64 = 1.0;
-    const MARGIN: f64 = 2.0;
+    // Wide: the tests run beside a release build, and a slow machine must not look like a wait that never ended.
+    const MARGIN: f64 = 5.0;
     let started = Instant::now();
     let mut setup = Setup::new("replica-down");
     let receiver = Receiver::start(&[], Answer::Status(200));

@@ -133,10 +133,16 @@ mkdirSync(cacheDir, { recursive: true });
 const brotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } };
 const cached = async (bytes, key, compress) => {
   const entry = join(cacheDir, key);
-  if (existsSync(entry)) {
-    const now = new Date();
-    utimesSync(entry, now, now);
-    return readFileSync(entry);
+  // Another build (the test command runs two at once) may be removing or replacing the entry: then compress.
+  try {
+    const found = readFileSync(entry);
+    if (found.length > 0) {
+      const now = new Date();
+      utimesSync(entry, now, now);
+      return found;
+    }
+  } catch {
+    // Not there (yet): made below.
   }
   const made = await compress(bytes);
   // Written whole under another name, then renamed: a build stopped halfway never leaves half an entry.
@@ -154,7 +160,8 @@ await Promise.all(
     .filter((file) => compressible.test(file))
     .map(async (file) => {
       const bytes = readFileSync(file);
-      const key = createHash('sha256').update(bytes).digest('hex');
+      // The settings are part of the key: other settings make other files.
+      const key = createHash('sha256').update('brotli 11, gzip 9\n').update(bytes).digest('hex');
       if (existsSync(join(cacheDir, `${key}.br`))) reused++;
       const [br, gz] = await Promise.all([
         cached(bytes, `${key}.br`, (b) => brotliAsync(b, { ...brotliOptions, params: { ...brotliOptions.params, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } })),
@@ -169,7 +176,9 @@ await Promise.all(
 const month = 30 * 24 * 3600 * 1000;
 for (const name of readdirSync(cacheDir)) {
   const entry = join(cacheDir, name);
-  if (Date.now() - statSync(entry).mtimeMs > month) rmSync(entry, { force: true });
+  // Gone meanwhile (the other build renamed its partial file): nothing to remove.
+  const found = statSync(entry, { throwIfNoEntry: false });
+  if (found && Date.now() - found.mtimeMs > month) rmSync(entry, { force: true });
 }
 step(`compressed ${(plain / 1024).toFixed(0)} kB of text to ${(brotli / 1024).toFixed(0)} kB (brotli; ${reused} files unchanged since a build before) into ${relative(webDir, siteDir)}`);
 

@@ -113,19 +113,20 @@ pub(super) fn sibling(path: &Path, suffix: &str) -> PathBuf {
 
 /// Opens (creating if needed) the database at `path`, applies pending migrations and returns the pool.
 pub fn open(path: &Path, pool_size: u32) -> Result<DbPool, StoreError> {
-    open_with(path, pool_size, Checkpoints::Sqlite)
+    open_with(path, pool_size, Checkpoints::Automatic)
 }
 
-/// Who checkpoints the database's WAL (moves its pages into the file and starts it over).
+/// Whether a connection checkpoints the database's WAL by itself (moves its pages into the file and starts it over).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Checkpoints {
-    /// SQLite, each time a commit leaves the WAL over 1000 pages (its default).
-    Sqlite,
-    /// Litestream only (the database is replicated, src/replica): a WAL started over by the server while
-    /// Litestream holds no read transaction on it (it can lose its own, for example when a checkpoint happens
-    /// during a sync the server asked for, whose request ends) would leave frames Litestream never copied, and
-    /// the replica then restores a corrupt file. Litestream checkpoints every minute and once the WAL is large.
-    Litestream,
+    /// SQLite's default: each time a commit leaves the WAL over 1000 pages.
+    Automatic,
+    /// Never (`wal_autocheckpoint = 0`): someone else does. When the database is replicated (src/replica), only
+    /// Litestream may: a WAL started over by another connection while Litestream holds no read transaction on it
+    /// (it can lose its own, for example when a checkpoint happens during a sync the server asked for, whose request
+    /// ends) would leave frames Litestream never copied, and the replica then restores a corrupt file. Litestream
+    /// checkpoints every minute and once the WAL is large.
+    Never,
 }
 
 /// [`open`], with the checkpoints left to `checkpoints`.
@@ -222,18 +223,18 @@ fn configure(
 }
 
 impl Checkpoints {
-    /// For the server's settings: Litestream's when the database is replicated.
+    /// For the server's settings: left to Litestream when the database is replicated.
     pub fn for_settings(settings: &crate::config::Settings) -> Checkpoints {
         if settings.replica_socket.is_some() {
-            Checkpoints::Litestream
+            Checkpoints::Never
         } else {
-            Checkpoints::Sqlite
+            Checkpoints::Automatic
         }
     }
 
     /// Sets `connection`'s automatic checkpoints accordingly.
     pub fn apply(self, connection: &rusqlite::Connection) -> rusqlite::Result<()> {
-        if self == Checkpoints::Litestream {
+        if self == Checkpoints::Never {
             connection.execute_batch("PRAGMA wal_autocheckpoint = 0;")?;
         }
         Ok(())

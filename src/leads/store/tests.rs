@@ -185,3 +185,26 @@ fn status_and_since_filter_the_list() {
     .unwrap();
     assert!(future.is_empty());
 }
+
+#[test]
+fn a_replicated_database_is_never_checkpointed_by_its_own_connections() {
+    let autocheckpoint = |pool: &DbPool| -> i64 {
+        pool.get()
+            .unwrap()
+            .query_row("PRAGMA wal_autocheckpoint", [], |row| row.get(0))
+            .unwrap()
+    };
+    let plain = open(&temp_db("checkpoints-plain"), 2).unwrap();
+    assert_eq!(autocheckpoint(&plain), 1000, "SQLite's default");
+    let replicated = open_with(&temp_db("checkpoints-replicated"), 2, Checkpoints::Never).unwrap();
+    // Every connection of the pool, not only the first.
+    let held: Vec<_> = (0..2).map(|_| replicated.get().unwrap()).collect();
+    for connection in &held {
+        let pages: i64 = connection
+            .query_row("PRAGMA wal_autocheckpoint", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(pages, 0);
+    }
+    drop(held);
+    assert_eq!(autocheckpoint(&replicated), 0);
+}

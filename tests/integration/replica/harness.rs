@@ -416,6 +416,7 @@ impl Setup {
 /// answers on `port`. Both are killed when dropped.
 pub struct Stack {
     litestream: Child,
+    killed: bool,
     pub server_pid: u32,
     pub port: u16,
     pub log: PathBuf,
@@ -459,6 +460,7 @@ impl Stack {
                 Ok(server_pid) => {
                     return Stack {
                         litestream,
+                        killed: false,
                         server_pid,
                         port,
                         log,
@@ -483,6 +485,10 @@ impl Stack {
     /// SIGKILL to the server and to Litestream, one right after the other (the server first: no answer leaves it
     /// once Litestream is gone, as when the machine dies), and waits until both have exited.
     pub fn kill(&mut self) {
+        // Once: a second time (from `Drop`) would signal process ids that may belong to others by now.
+        if std::mem::replace(&mut self.killed, true) {
+            return;
+        }
         let pids = [self.server_pid, self.litestream.id()];
         sigkill(&pids);
         let _ = self.litestream.wait();
