@@ -439,3 +439,52 @@ fn bench_acknowledge_on_against_off() {
         );
     }
 }
+
+/// A server told Litestream's socket where nothing listens: it starts and takes leads (answered within
+/// `replica_wait`), its log says Litestream does not answer, and `/healthz` (200) says so without naming the path.
+#[test]
+fn a_server_whose_litestream_is_not_there_says_so_and_still_takes_leads() {
+    let dir = crate::common::process::TempDir::new("replica-absent");
+    let database = dir.path().join("leads.db");
+    let socket = dir.path().join("no-litestream.sock");
+    let server = crate::common::process::Server::start_with_env(
+        dir.path(),
+        "absent",
+        &["--database", database.to_str().unwrap()],
+        &[
+            ("TRUCKINS_REPLICA_SOCKET", socket.to_str().unwrap()),
+            ("TRUCKINS_REPLICA_ACKNOWLEDGE", "true"),
+            ("TRUCKINS_REPLICA_WAIT", "0.5"),
+        ],
+    );
+    let logged = |server: &crate::common::process::Server| {
+        format!("{}{}", server.stdout_text(), server.stderr_text())
+    };
+    wait_for(
+        "the log to say Litestream does not answer",
+        PATIENCE,
+        || {
+            logged(&server)
+                .contains("Litestream is not confirming the copy")
+                .then_some(())
+        },
+    );
+    let reply = server
+        .http()
+        .post_json("/api/leads/quote", &crate::common::valid_quote())
+        .unwrap();
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let (status, body) = health(server.port);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["replica"]["litestream"], "unavailable", "{body}");
+    assert_eq!(body["replica"]["behind"], true, "{body}");
+    assert!(
+        !body.to_string().contains("no-litestream.sock"),
+        "/healthz names no path of the machine: {body}"
+    );
+    assert!(
+        logged(&server).contains("was not confirmed on the replica within 0.5 s"),
+        "the log says the replica is behind: {}",
+        logged(&server)
+    );
+}

@@ -152,6 +152,10 @@ const cached = async (bytes, key, compress) => {
   return made;
 };
 const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/;
+// One build compresses at a time: the test command runs the debug and the release build together, and the second
+// then finds every file in the cache instead of compressing it again.
+const lockFile = join(cacheDir, '.lock');
+const locked = await takeLock(lockFile);
 let plain = 0;
 let brotli = 0;
 let reused = 0;
@@ -173,6 +177,7 @@ await Promise.all(
       brotli += Math.min(br.length, bytes.length);
     }),
 );
+if (locked) rmSync(lockFile, { force: true });
 const month = 30 * 24 * 3600 * 1000;
 for (const name of readdirSync(cacheDir)) {
   const entry = join(cacheDir, name);
@@ -181,6 +186,42 @@ for (const name of readdirSync(cacheDir)) {
   if (found && Date.now() - found.mtimeMs > month) rmSync(entry, { force: true });
 }
 step(`compressed ${(plain / 1024).toFixed(0)} kB of text to ${(brotli / 1024).toFixed(0)} kB (brotli; ${reused} files unchanged since a build before) into ${relative(webDir, siteDir)}`);
+
+/** Takes the cache's lock (a file holding the holder's process id); false after 10 minutes without it. */
+async function takeLock(file) {
+  const started = Date.now();
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(file, 'utf8'));
+    } catch {
+      continue; // released meanwhile
+    }
+    // A holder that is gone (a build stopped halfway) leaves its lock behind: taken over.
+    if (!isAlive(holder)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (Date.now() - started > 10 * 60_000) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function isAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
