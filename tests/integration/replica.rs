@@ -25,9 +25,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::notify::support::{Answer, Receiver, deliveries};
-use harness::{
-    Acknowledged, PATIENCE, Seen, Setup, Stack, flood_for, health, lost, read_leads, wait_for,
-};
+use harness::{Acknowledged, Seen, Setup, Stack, flood_for, health, lost, read_leads, wait_until};
 
 /// Client threads of a flood.
 const CLIENTS: usize = 6;
@@ -173,9 +171,8 @@ fn drill_with_acknowledge_loses_no_acknowledged_lead_and_sends_pending_notificat
     assert_none_lost(&seen.acknowledged, &stored, "back after the restore");
 
     // The deliveries pending at the kill were restored with their leads, and the server sends them now.
-    let sent = wait_for(
+    let sent = wait_until(
         "every acknowledged lead's webhook to be sent after the restore",
-        PATIENCE,
         || {
             let notified = notified(&receiver);
             ids.iter()
@@ -183,16 +180,12 @@ fn drill_with_acknowledge_loses_no_acknowledged_lead_and_sends_pending_notificat
                 .then_some(notified.len())
         },
     );
-    wait_for(
-        "every restored delivery to be marked sent",
-        PATIENCE,
-        || {
-            deliveries(&setup.database)
-                .iter()
-                .all(|d| d.state == "sent")
-                .then_some(())
-        },
-    );
+    wait_until("every restored delivery to be marked sent", || {
+        deliveries(&setup.database)
+            .iter()
+            .all(|d| d.state == "sent")
+            .then_some(())
+    });
     let (status, body) = health(stack.port);
     assert_eq!(status, 200, "{body}");
     assert_eq!(
@@ -219,23 +212,21 @@ fn replica_down_mid_flood_answers_every_lead_within_the_wait_then_catches_up() {
     let port = stack.port;
 
     let flood = harness::Flood::start(port, CLIENTS, "outage");
-    wait_for("leads acknowledged with the replica up", PATIENCE, || {
+    wait_until("leads acknowledged with the replica up", || {
         (flood.acknowledged() >= 20).then_some(())
     });
     setup.sshd.stop();
     let stopped = Instant::now();
-    let behind: Value = wait_for("/healthz to say the replica is behind", PATIENCE, || {
+    let behind: Value = wait_until("/healthz to say the replica is behind", || {
         let (status, body) = health(port);
         assert_eq!(status, 200, "/healthz with the replica down: {body}");
         (body["replica"]["behind"] == true).then_some(body)
     });
     // Leads keep being answered while the replica stays down.
     let mark = flood.acknowledged();
-    wait_for(
-        "leads acknowledged while the replica is down",
-        PATIENCE,
-        || (flood.acknowledged() >= mark + 50).then_some(()),
-    );
+    wait_until("leads acknowledged while the replica is down", || {
+        (flood.acknowledged() >= mark + 50).then_some(())
+    });
     let (status, still) = health(port);
     let outage = flood.finish();
     println!(
@@ -285,7 +276,7 @@ fn replica_down_mid_flood_answers_every_lead_within_the_wait_then_catches_up() {
     // The SFTP server back: the replica catches up.
     setup.sshd.restart();
     let back = Instant::now();
-    let caught_up: Value = wait_for("the replica to catch up", PATIENCE, || {
+    let caught_up: Value = wait_until("the replica to catch up", || {
         let (status, body) = health(port);
         assert_eq!(status, 200, "{body}");
         let replica = &body["replica"];
@@ -460,15 +451,11 @@ fn a_server_whose_litestream_is_not_there_says_so_and_still_takes_leads() {
     let logged = |server: &crate::common::process::Server| {
         format!("{}{}", server.stdout_text(), server.stderr_text())
     };
-    wait_for(
-        "the log to say Litestream does not answer",
-        PATIENCE,
-        || {
-            logged(&server)
-                .contains("Litestream is not confirming the copy")
-                .then_some(())
-        },
-    );
+    wait_until("the log to say Litestream does not answer", || {
+        logged(&server)
+            .contains("Litestream is not confirming the copy")
+            .then_some(())
+    });
     let reply = server
         .http()
         .post_json("/api/leads/quote", &crate::common::valid_quote())

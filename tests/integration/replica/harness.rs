@@ -23,17 +23,7 @@ use crate::common::process::{BIN, Http, TempDir, free_port};
 /// How long any awaited event may take: far more than it should.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// Polls `probe` every 20 ms until it gives a value; fails the test naming `what` after `limit`.
-pub fn wait_for<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(value) = probe() {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "waited {limit:?} for {what}");
-        thread::sleep(Duration::from_millis(20));
-    }
-}
+pub use crate::notify::support::wait_until;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Processes by id
@@ -91,9 +81,7 @@ fn sigkill(pids: &[u32]) {
 
 /// Waits until each of `pids` has exited.
 fn wait_exited(pids: &[u32], what: &str) {
-    wait_for(what, PATIENCE, || {
-        pids.iter().all(|&pid| exited(pid)).then_some(())
-    });
+    wait_until(what, || pids.iter().all(|&pid| exited(pid)).then_some(()));
 }
 
 /// The last `lines` lines of a log file, for failure messages.
@@ -258,7 +246,7 @@ impl Sshd {
         let _ = child.wait();
         wait_exited(&pids, "sshd and its sessions to exit");
         let port = self.port;
-        wait_for("sshd's port to refuse connections", PATIENCE, || {
+        wait_until("sshd's port to refuse connections", || {
             TcpStream::connect(("127.0.0.1", port))
                 .is_err()
                 .then_some(())
