@@ -332,21 +332,11 @@ impl Shared {
 /// The follower: asks Litestream about the waiting tickets, all at once, until none waits; with none, looks every
 /// [`LOOK_INTERVAL`] (so that a Litestream that does not answer is named in the log at start and every minute).
 async fn follow(shared: Arc<Shared>) {
-    let mut first = true;
     loop {
         let (covering, any_waiting) = {
             let state = lock(&shared.state);
             (state.issued, !state.waiting.is_empty())
         };
-        if !any_waiting && !first {
-            // Woken by a ticket, or by the minute.
-            let _ = tokio::time::timeout(LOOK_INTERVAL, shared.work.notified()).await;
-            let waiting = !lock(&shared.state).waiting.is_empty();
-            if waiting {
-                continue;
-            }
-        }
-        first = false;
         // With acknowledgement, a sync that returns once the commits are on the replica; otherwise Litestream's own
         // schedule copies them, and a sync only says where it stands.
         let wait = shared.acknowledge && any_waiting;
@@ -364,6 +354,10 @@ async fn follow(shared: Arc<Shared>) {
                 shared.not_answered(&reason);
                 tokio::time::sleep(RETRY_PAUSE).await;
             }
+        }
+        // Nothing waiting: until a ticket is issued (a permit kept by `Notify` if it came meanwhile), or the minute.
+        if lock(&shared.state).waiting.is_empty() {
+            let _ = tokio::time::timeout(LOOK_INTERVAL, shared.work.notified()).await;
         }
     }
 }

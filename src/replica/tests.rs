@@ -166,28 +166,21 @@ async fn no_socket_a_silent_one_and_one_that_is_not_litestream_are_each_a_reason
     let reason = client.sync(false, SHORT).await.unwrap_err();
     assert!(reason.contains("no answer at"), "{reason}");
 
-    let path = socket_path("silent");
-    StandIn::start(&path, Behaviour::Silent);
-    let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, SHORT)
-        .await
-        .unwrap_err();
+    let reason_from = |label: &str, behaviour: Behaviour| {
+        let path = socket_path(label);
+        StandIn::start(&path, behaviour);
+        async move {
+            Client::new(&path, std::path::Path::new("/srv/leads.db"))
+                .sync(false, SHORT)
+                .await
+                .unwrap_err()
+        }
+    };
+    let reason = reason_from("silent", Behaviour::Silent).await;
     assert!(reason.contains("no answer within 0.3 s"), "{reason}");
-
-    let path = socket_path("garbage");
-    StandIn::start(&path, Behaviour::Garbage);
-    let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, SHORT)
-        .await
-        .unwrap_err();
+    let reason = reason_from("garbage", Behaviour::Garbage).await;
     assert!(reason.contains("no answer at"), "{reason}");
-
-    let path = socket_path("json");
-    StandIn::start(&path, Behaviour::Answer(200, r#"{"status":"ok"}"#.into()));
-    let reason = Client::new(&path, std::path::Path::new("/srv/leads.db"))
-        .sync(false, SHORT)
-        .await
-        .unwrap_err();
+    let reason = reason_from("json", Behaviour::Answer(200, r#"{"status":"ok"}"#.into())).await;
     assert!(reason.contains("not Litestream's"), "{reason}");
 }
 
