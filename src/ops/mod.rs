@@ -1,7 +1,7 @@
 //! Running in production: `GET /healthz` (the process answers and a lead could be stored now; with notifications on,
-//! also their backlog; with a replica, how far its copy is) and a request log with method, path, status and duration for every request (text or JSON
-//! lines). The log never holds a lead's content:
-//! bodies and query strings are not written. Lines are written in batches ([`LogWriter`]), not one system call per
+//! also their backlog; with a replica, how far its copy is) and a request log with method, path, status and duration
+//! for every request (text or JSON lines). The log never holds a lead's content: bodies and query strings are not
+//! written. Lines are written in batches ([`LogWriter`]), not one system call per
 //! request, and every line is out by the time the server has stopped.
 
 use std::io::Write;
