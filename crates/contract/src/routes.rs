@@ -15,11 +15,15 @@ pub const TERMS: &str = "/terms";
 pub const SITEMAP: &str = "/sitemap";
 /// Certificates of insurance for existing clients (issue 13).
 pub const CERTIFICATE_REQUEST: &str = "/certificate-request";
+/// Where a visitor takes back their consent to be contacted (issue 25).
+pub const OPT_OUT: &str = "/opt-out";
 
 /// Where a form posted without JavaScript lands (below its page, so the header's current page stays right).
 pub const QUOTE_THANK_YOU: &str = "/get-quote/thank-you";
 pub const CONTACT_THANK_YOU: &str = "/contact/thank-you";
 pub const COI_THANK_YOU: &str = "/certificate-request/thank-you";
+/// Where the opt-out form posted without JavaScript lands: what happens next.
+pub const OPT_OUT_RECEIVED: &str = "/opt-out/received";
 /// Where "Speed up your quote" posted without JavaScript lands once the details are stored.
 pub const DETAILS_THANK_YOU: &str = "/get-quote/details-received";
 /// The query parameter that carries a quote's details token to [`QUOTE_THANK_YOU`] after a plain form post: the
@@ -38,7 +42,7 @@ pub mod error_pages {
 }
 
 /// Every page address above, by the name the web app uses (`routes.pages.quote`).
-pub const PAGES: [(&str, &str); 13] = [
+pub const PAGES: [(&str, &str); 14] = [
     ("home", HOME),
     ("quote", QUOTE),
     ("products", PRODUCTS),
@@ -52,6 +56,7 @@ pub const PAGES: [(&str, &str); 13] = [
     ("terms", TERMS),
     ("sitemap", SITEMAP),
     ("certificateRequest", CERTIFICATE_REQUEST),
+    ("optOut", OPT_OUT),
 ];
 
 #[cfg(test)]
@@ -63,5 +68,6 @@ mod tests {
         assert!(QUOTE_THANK_YOU.starts_with(QUOTE));
         assert!(CONTACT_THANK_YOU.starts_with(CONTACT));
         assert!(COI_THANK_YOU.starts_with(CERTIFICATE_REQUEST));
+        assert!(OPT_OUT_RECEIVED.starts_with(OPT_OUT));
     }
 }

@@ -77,6 +77,11 @@ const TEXTS: &[(&str, &str)] = &[
     ("Afternoon (noon to 5 p.m.)", "Tarde (mediodía a 5 p.m.)"),
     ("Early evening (5 to 7 p.m.)", "Al final de la tarde (5 a 7 p.m.)"),
     ("Any time during business hours", "Cualquier hora en horario de oficina"),
+    // The opt-out form.
+    ("Please enter the phone number or the email address to stop contacting (or both)", "Escriba el número de teléfono o el correo electrónico al que no debemos contactar (o ambos)"),
+    ("Note must be less than 500 characters", "La nota debe tener menos de 500 caracteres"),
+    ("Please wait 10 minutes before sending another opt-out request, or call us.", "Espere 10 minutos antes de enviar otra solicitud de baja, o llámenos."),
+    ("There was an error recording your request. Please try again, or call us.", "Hubo un error al registrar su solicitud. Inténtelo de nuevo o llámenos."),
     // The forms' sentences.
     ("Please wait 10 minutes before submitting another request.", "Espere 10 minutos antes de enviar otra solicitud."),
     ("Please wait 10 minutes before submitting another message.", "Espere 10 minutos antes de enviar otro mensaje."),
@@ -132,7 +137,10 @@ mod tests {
     /// Every English text of the contract a visitor may read.
     fn english_texts() -> BTreeSet<&'static str> {
         let mut texts = BTreeSet::new();
-        for form in forms::FORMS.into_iter().chain([&forms::DETAILS]) {
+        for form in forms::FORMS
+            .into_iter()
+            .chain([&forms::DETAILS, &forms::OPT_OUT])
+        {
             texts.extend([form.rate_limit_message, form.failure_message]);
             for field in form.fields {
                 let limits = [field.min, field.max].into_iter().flatten();
@@ -153,6 +161,7 @@ mod tests {
         texts.extend(choices.map(|(_, label)| *label));
         texts.extend(crate::answers::TRANSLATED);
         texts.insert(forms::EMAIL_NOT_ASCII);
+        texts.insert(forms::optout::ONE_OF_THEM);
         texts
     }
 

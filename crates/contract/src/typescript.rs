@@ -59,6 +59,11 @@ pub fn typescript_for(locale: Locale) -> String {
         export(&format!("{}Form", form.id), &form_json(form, locale));
     }
     export("detailsForm", &form_json(&forms::DETAILS, locale));
+    export("optOutForm", &form_json(&forms::OPT_OUT, locale));
+    export(
+        "optOutMessages",
+        &json!({ "oneOfThem": locale.text(forms::optout::ONE_OF_THEM) }),
+    );
     let choices = |list: &[(&str, &'static str)]| -> Value {
         list.iter()
             .map(|(value, label)| json!({ "value": value, "label": locale.text(label) }))
@@ -85,7 +90,8 @@ pub fn typescript_for(locale: Locale) -> String {
          export type QuoteField = keyof typeof quoteForm.fields;\n\
          export type ContactField = keyof typeof contactForm.fields;\n\
          export type CoiField = keyof typeof coiForm.fields;\n\
-         export type DetailsField = keyof typeof detailsForm.fields;\n",
+         export type DetailsField = keyof typeof detailsForm.fields;\n\
+         export type OptOutField = keyof typeof optOutForm.fields;\n",
         ids.join(" | ")
     ));
     module
@@ -138,7 +144,7 @@ mod tests {
         let module = typescript();
         assert!(module.contains("export const quoteForm = {"));
         assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi';"));
-        assert!(module.ends_with("export type DetailsField = keyof typeof detailsForm.fields;\n"));
+        assert!(module.ends_with("export type OptOutField = keyof typeof optOutForm.fields;\n"));
         for needle in [
             "\"endpoint\": \"/api/leads/quote\"",
             "\"thankYou\": \"/contact/thank-you\"",

@@ -201,6 +201,7 @@ pub use coi::{
 };
 
 pub mod details;
+pub mod optout;
 
 /// One lead form: its fields and addresses, and the server's sentences about it as a whole.
 #[derive(Debug)]
@@ -313,6 +314,20 @@ pub const DETAILS: Form = Form {
     failure_message: "There was an error saving your details. Please try again, or call us.",
 };
 
+/// The opt-out form (issue 25): a visitor takes back their consent to calls, texts and e-mails. Not a lead form
+/// (no lead is made; a revocation is stored), so it is not in [`FORMS`]. Its answer never says whether the number or
+/// address was known.
+pub const OPT_OUT: Form = Form {
+    id: "optOut",
+    endpoint: "/api/opt-out",
+    thank_you: routes::OPT_OUT_RECEIVED,
+    correction_page: "_forms/opt-out.html",
+    correction_id_prefix: "optout",
+    fields: &[optout::PHONE, optout::EMAIL, optout::NOTE],
+    rate_limit_message: "Please wait 10 minutes before sending another opt-out request, or call us.",
+    failure_message: "There was an error recording your request. Please try again, or call us.",
+};
+
 /// The lead forms, for what is done to each.
 pub const FORMS: [&Form; 3] = [&QUOTE, &CONTACT, &COI];
 
@@ -366,7 +381,7 @@ mod tests {
 
     #[test]
     fn every_form_field_has_a_message_for_each_rule_it_has() {
-        for form in FORMS.into_iter().chain([&DETAILS]) {
+        for form in FORMS.into_iter().chain([&DETAILS, &OPT_OUT]) {
             for field in form.fields {
                 let names_a_message = field.min.is_some()
                     || field.max.is_some()
