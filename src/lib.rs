@@ -9,6 +9,7 @@ pub mod carriers;
 pub mod client_ip;
 pub mod clock;
 pub mod config;
+pub mod consent;
 pub mod errors;
 pub mod leads;
 pub mod notify;

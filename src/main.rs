@@ -30,6 +30,7 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or_default() {
         Command::Serve(args) => cli::serve::run(args, figment),
         Command::Leads(command) => cli::leads::run(command, &figment),
+        Command::Optout(command) => cli::optout::run(command, &figment),
         Command::Carriers(command) => cli::carriers::run(command, &figment),
         Command::Outbox(command) => cli::outbox::run(command, &figment),
         Command::Notify(command) => cli::notify::run(command, &figment),

@@ -1,5 +1,6 @@
-//! `truckins leads export|list|status`: leads written as CSV or JSON, shown as a table (the table printer is here),
-//! or moved to another status. Whatever a visitor typed is printed as text, never as terminal control sequences.
+//! `truckins leads export|list|status|forget|proof`: leads written as CSV or JSON, shown as a table (the table printer
+//! is here), moved to another status, erased on a person's request, or one lead's proof of consent printed. Whatever a
+//! visitor typed is printed as text, never as terminal control sequences.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -8,6 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Subcommand, ValueEnum};
 use rocket::figment::Figment;
+use truckins::consent::{self, Standing, forget, proof};
 use truckins::leads::{export, store};
 use truckins::notify::outbox;
 
@@ -47,6 +49,37 @@ pub enum LeadsCommand {
         #[arg(value_enum)]
         status: store::Status,
     },
+    /// A person's privacy request: erase the personal fields of every lead and opt-out with this e-mail address or
+    /// phone number (name, e-mail, phone, company, messages, IP, user agent, details, carrier record), keeping the
+    /// dates, form, status, insurance type and campaign tags. A record of the request is kept: its date, the counts
+    /// and a keyed hash of the identifier (never the identifier).
+    Forget {
+        /// The e-mail address to forget.
+        #[arg(long, conflicts_with = "phone", required_unless_present = "phone")]
+        email: Option<String>,
+        /// The phone number to forget (US formats).
+        #[arg(long)]
+        phone: Option<String>,
+        /// Only say what would be erased.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Print one lead's proof of consent: the exact words shown, their version and language, the form and page, the
+    /// time (UTC), IP and user agent, the DOT question, and every opt-out since.
+    Proof {
+        /// The lead's id (the first column of `leads list`).
+        id: i64,
+        /// text, json, or html (one self-contained page that prints on one sheet).
+        #[arg(long, value_enum, default_value_t = ProofFormat::Text)]
+        format: ProofFormat,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProofFormat {
+    Text,
+    Json,
+    Html,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -55,7 +88,7 @@ pub enum ExportFormat {
     Json,
 }
 
-fn parse_date(text: &str) -> Result<String, String> {
+pub(super) fn parse_date(text: &str) -> Result<String, String> {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     time::Date::parse(text, format)
         .map(|_| text.to_string())
@@ -64,6 +97,10 @@ fn parse_date(text: &str) -> Result<String, String> {
 
 pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
     let (_, pool) = open_existing(figment)?;
+    let standings_of = |leads: &[store::Lead]| -> Result<Vec<Standing>, String> {
+        let connection = pool.get().map_err(|e| e.to_string())?;
+        consent::standings(&connection, leads).map_err(|e| e.to_string())
+    };
     match command {
         LeadsCommand::Export {
             format,
@@ -77,6 +114,7 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 limit: None,
             };
             let leads = store::list(&pool, &filter).map_err(|e| e.to_string())?;
+            let standings = standings_of(&leads)?;
             let mut out: Box<dyn Write> = match &output {
                 // Created readable by its owner only, whatever the umask: it holds every lead's contact details.
                 Some(file) => Box::new(
@@ -91,8 +129,8 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 None => Box::new(std::io::stdout().lock()),
             };
             let written = match format {
-                ExportFormat::Csv => export::write_csv(&leads, &mut out),
-                ExportFormat::Json => export::write_json(&leads, &mut out),
+                ExportFormat::Csv => export::write_csv(&leads, &standings, &mut out),
+                ExportFormat::Json => export::write_json(&leads, &standings, &mut out),
             };
             written_unless_closed(written.and_then(|()| out.flush()), "the export")?;
             if let Some(file) = output {
@@ -116,7 +154,42 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 .get()
                 .map_err(|e| e.to_string())
                 .and_then(|c| outbox::summaries(&c, &ids).map_err(|e| e.to_string()))?;
-            written_unless_closed(print_table(&leads, &notified), "the list")
+            let standings = standings_of(&leads)?;
+            written_unless_closed(print_table(&leads, &standings, &notified), "the list")
+        }
+        LeadsCommand::Forget {
+            email,
+            phone,
+            dry_run,
+        } => {
+            let identifier = match (email, phone) {
+                (Some(email), _) => forget::Identifier::email(&email)?,
+                (None, Some(phone)) => forget::Identifier::phone(&phone)?,
+                (None, None) => return Err("give --email or --phone".into()),
+            };
+            let settings = truckins::config::load(figment)?;
+            forget_one(&pool, &identifier, dry_run, &settings)
+        }
+        LeadsCommand::Proof { id, format } => {
+            let connection = pool.get().map_err(|e| e.to_string())?;
+            let Some(proof) = proof::of(&connection, id).map_err(|e| e.to_string())? else {
+                return Err(format!("no lead has id {id}"));
+            };
+            let text = match format {
+                ProofFormat::Text => proof::text(&proof),
+                ProofFormat::Json => {
+                    let mut json =
+                        serde_json::to_string_pretty(&proof).map_err(|e| e.to_string())?;
+                    json.push('\n');
+                    json
+                }
+                ProofFormat::Html => proof::html(&proof),
+            };
+            let mut out = std::io::stdout().lock();
+            written_unless_closed(
+                out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+                "the proof",
+            )
         }
         LeadsCommand::Status { id, status } => {
             if store::set_status(&pool, id, status).map_err(|e| e.to_string())? {
@@ -129,6 +202,70 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
     }
 }
 
+/// `leads forget`: erases (or with `dry_run` counts) what `identifier` names, then empties the WAL so that the bytes
+/// are gone from the files too, unless Litestream checkpoints this database.
+fn forget_one(
+    pool: &store::DbPool,
+    identifier: &forget::Identifier,
+    dry_run: bool,
+    settings: &truckins::config::Settings,
+) -> Result<(), String> {
+    let erasure =
+        forget::forget(pool, identifier, dry_run, &store::now()).map_err(|e| e.to_string())?;
+    let list = |ids: &[i64]| {
+        ids.iter()
+            .map(|id| format!("#{id}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let verb = if dry_run { "would erase" } else { "erased" };
+    println!(
+        "{verb} {} leads{} and {} opt-outs{}",
+        erasure.leads.len(),
+        if erasure.leads.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", list(&erasure.leads))
+        },
+        erasure.revocations.len(),
+        if erasure.revocations.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", list(&erasure.revocations))
+        },
+    );
+    if !erasure.earlier_requests.is_empty() {
+        println!(
+            "the same identifier was forgotten before, on {}",
+            erasure.earlier_requests.join(", ")
+        );
+    }
+    if dry_run {
+        println!("nothing was changed (--dry-run)");
+        return Ok(());
+    }
+    println!(
+        "kept: a record of this request (its date, the counts and a keyed hash of the identifier)"
+    );
+    if settings.replica_socket.is_some() {
+        println!(
+            "the database is replicated: Litestream checkpoints the WAL within its checkpoint interval (a minute), and \
+             the replica's history and the daily backups keep the old pages until they age out (30 days)"
+        );
+        return Ok(());
+    }
+    match forget::checkpoint(pool).map_err(|e| e.to_string())? {
+        true => println!(
+            "the database file and its WAL no longer hold it; the daily backups do until they age out (30 days)"
+        ),
+        false => println!(
+            "the WAL could not be emptied now (another process was reading): run `truckins leads forget` again, \
+             or it is emptied at the server's next checkpoint"
+        ),
+    }
+    Ok(())
+}
+
 /// The outcome of writing `what`, where a reader that stopped early (`| head`) is no failure: what it wanted was
 /// written.
 pub(super) fn written_unless_closed(result: std::io::Result<()>, what: &str) -> Result<(), String> {
@@ -139,13 +276,17 @@ pub(super) fn written_unless_closed(result: std::io::Result<()>, what: &str) -> 
 }
 
 /// `leads list`: one line a lead, newest first.
-fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::io::Result<()> {
+fn print_table(
+    leads: &[store::Lead],
+    standings: &[Standing],
+    notified: &HashMap<i64, String>,
+) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "   id  created (UTC)         source    status     lang  name                      email                         notified          about"
     )?;
-    for lead in leads {
+    for (index, lead) in leads.iter().enumerate() {
         let about = match lead.source {
             store::Source::Quote => format!(
                 "{} x{}",
@@ -185,6 +326,24 @@ fn print_table(leads: &[store::Lead], notified: &HashMap<i64, String>) -> std::i
         let about = match &lead.carrier_snapshot {
             Some(carrier) => format!("{about}; {}", carrier.summary()),
             None => about,
+        };
+        // First what the agency must not do: call, text or e-mail someone who opted out after consenting.
+        let standing = standings.get(index).cloned().unwrap_or_default();
+        let about = match (
+            &standing.do_not_contact,
+            &standing.opted_out_before,
+            &lead.erased_at,
+        ) {
+            (_, _, Some(at)) => format!("ERASED {}; {about}", at.get(..10).unwrap_or(at)),
+            (Some(at), _, _) => format!(
+                "DO NOT CONTACT (opted out {}); {about}",
+                at.get(..10).unwrap_or(at)
+            ),
+            (None, Some(at), _) => format!(
+                "{about}; opted out {} before this consent",
+                at.get(..10).unwrap_or(at)
+            ),
+            (None, None, None) => about,
         };
         writeln!(
             out,

@@ -1,5 +1,5 @@
 //! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`,
-//! `outbox`, `notify`, `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on
+//! `optout`, `outbox`, `notify`, `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on
 //! top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
@@ -8,6 +8,7 @@ pub mod carriers;
 pub mod healthcheck;
 pub mod leads;
 pub mod notify;
+pub mod optout;
 pub mod outbox;
 pub mod report;
 pub mod serve;
@@ -42,6 +43,9 @@ pub enum Command {
     /// Work with the leads the forms collected.
     #[command(subcommand)]
     Leads(leads::LeadsCommand),
+    /// Opt-outs (consent taken back): record one received by phone, text, e-mail or letter; list them all.
+    #[command(subcommand)]
+    Optout(optout::OptoutCommand),
     /// Work with the FMCSA carrier census behind the quote form's DOT lookup.
     #[command(subcommand)]
     Carriers(carriers::CarriersCommand),

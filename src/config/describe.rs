@@ -68,6 +68,12 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
             settings.replica_wait
         ),
     });
+    lines.push(match settings.lead_retention_days {
+        0 => "lead_retention_days = 0 (leads and opt-outs kept until erased by hand)".to_string(),
+        days => {
+            format!("lead_retention_days = {days} (older leads and opt-outs erased once a day)")
+        }
+    });
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
             "test_clock = {} (TESTS ONLY: the time is read from this file)",

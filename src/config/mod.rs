@@ -94,6 +94,10 @@ pub struct Settings {
     /// Seconds a lead's answer waits for the replica at most; while the replica stays behind after such a wait,
     /// leads are answered at once until it has caught up.
     pub replica_wait: f64,
+    /// Days a lead (and an opt-out) is kept before its personal fields are erased, once a day by the server
+    /// (src/consent/retention.rs). The default, 1,825, is the TCPA's four-year limitation period and a year; `0`
+    /// keeps them until erased by hand (`truckins leads forget`).
+    pub lead_retention_days: u32,
     /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
     /// (see [`crate::clock`]). Never set in production.
     pub test_clock: Option<PathBuf>,
@@ -151,6 +155,7 @@ impl std::fmt::Debug for Settings {
             .field("replica_socket", &self.replica_socket)
             .field("replica_acknowledge", &self.replica_acknowledge)
             .field("replica_wait", &self.replica_wait)
+            .field("lead_retention_days", &self.lead_retention_days)
             .field("test_clock", &self.test_clock)
             .finish()
     }
@@ -188,6 +193,7 @@ impl Default for Settings {
             replica_socket: None,
             replica_acknowledge: false,
             replica_wait: 5.0,
+            lead_retention_days: 1825,
             test_clock: None,
         }
     }
@@ -203,7 +209,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 28] = [
+pub const KEYS: [&str; 29] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -231,6 +237,7 @@ pub const KEYS: [&str; 28] = [
     "replica_socket",
     "replica_acknowledge",
     "replica_wait",
+    "lead_retention_days",
     "test_clock",
 ];
 

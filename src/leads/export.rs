@@ -14,34 +14,68 @@ use std::io::Write;
 
 use super::store::{COLUMNS, Lead};
 use super::validate::is_invisible_control;
+use crate::consent::Standing;
 
-pub fn write_csv(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
+/// The columns after the stored ones: what the revocations say of each lead (src/consent), as of the export.
+pub const STANDING_COLUMNS: [&str; 2] = ["do_not_contact", "opted_out_before"];
+
+/// `leads` with their `standings` (in the same order; a lead without one has none).
+pub fn write_csv(
+    leads: &[Lead],
+    standings: &[Standing],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     // CRLF line ends, as RFC 4180 writes them; fields quoted when they hold a comma, a quote or a line break.
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(out);
-    writer.write_record(COLUMNS)?;
-    for lead in leads {
+    writer.write_record(COLUMNS.iter().chain(&STANDING_COLUMNS))?;
+    for (index, lead) in leads.iter().enumerate() {
+        let standing = standings.get(index).cloned().unwrap_or_default();
         let value = serde_json::to_value(lead).unwrap_or_default();
-        writer.write_record(COLUMNS.iter().map(|column| {
-            let text = match &value[*column] {
-                serde_json::Value::Null => String::new(),
-                serde_json::Value::String(text) => printable(text).into_owned(),
-                // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
-                other => printable(&other.to_string()).into_owned(),
-            };
-            match (*column == "phone").then(|| us_phone(&text)).flatten() {
-                Some(phone) => phone,
-                // Anything else, a phone an older version stored otherwise included, is guarded.
-                None => neutralise(text),
-            }
-        }))?;
+        writer.write_record(
+            COLUMNS
+                .iter()
+                .map(|column| {
+                    let text = match &value[*column] {
+                        serde_json::Value::Null => String::new(),
+                        serde_json::Value::String(text) => printable(text).into_owned(),
+                        // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
+                        other => printable(&other.to_string()).into_owned(),
+                    };
+                    match (*column == "phone").then(|| us_phone(&text)).flatten() {
+                        Some(phone) => phone,
+                        // Anything else, a phone an older version stored otherwise included, is guarded.
+                        None => neutralise(text),
+                    }
+                })
+                .chain(
+                    [standing.do_not_contact, standing.opted_out_before]
+                        .map(Option::unwrap_or_default),
+                ),
+        )?;
     }
     writer.flush()
 }
 
-pub fn write_json(leads: &[Lead], out: &mut dyn Write) -> std::io::Result<()> {
-    let text = serde_json::to_string_pretty(leads)?;
+/// `leads` as a JSON array, each with its standing's two fields (null when none).
+pub fn write_json(
+    leads: &[Lead],
+    standings: &[Standing],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let values: Vec<serde_json::Value> = leads
+        .iter()
+        .enumerate()
+        .map(|(index, lead)| {
+            let standing = standings.get(index).cloned().unwrap_or_default();
+            let mut value = serde_json::to_value(lead).unwrap_or_default();
+            value["do_not_contact"] = serde_json::json!(standing.do_not_contact);
+            value["opted_out_before"] = serde_json::json!(standing.opted_out_before);
+            value
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&values)?;
     // serde_json escapes C0 controls itself and writes DEL, C1 controls and bidirectional controls as they are.
     // Such characters can only stand inside strings (the rest of the text is ASCII punctuation, digits, letters,
     // spaces and line feeds), where `\uXXXX` means the same character.
@@ -105,7 +139,7 @@ mod tests {
     /// The cells of `leads` written as CSV, read back by the `csv` crate.
     fn round_trip(leads: &[Lead]) -> (String, Vec<Vec<String>>) {
         let mut out = Vec::new();
-        write_csv(leads, &mut out).unwrap();
+        write_csv(leads, &[], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let rows = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -190,7 +224,7 @@ mod tests {
             ..Lead::default()
         };
         let mut out = Vec::new();
-        write_json(std::slice::from_ref(&lead), &mut out).unwrap();
+        write_json(std::slice::from_ref(&lead), &[], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains(r#""a\u001bb\u009bc\u202ed\u007fe\u2066f\u0000""#),
@@ -215,8 +249,9 @@ mod tests {
         assert!(lines[0].starts_with("id,source,status,created_at,name,email"));
         assert!(lines[1].starts_with("7,contact,won,,Dana,"));
         assert!(lines[1].contains("\"Hi, \"\"there\"\"\""));
-        assert_eq!(rows[0], COLUMNS);
+        let header: Vec<&str> = COLUMNS.iter().chain(&STANDING_COLUMNS).copied().collect();
+        assert_eq!(rows[0], header);
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[1].len(), COLUMNS.len());
+        assert_eq!(rows[1].len(), header.len());
     }
 }

@@ -14,6 +14,7 @@ mod intake;
 pub mod language;
 pub mod limits;
 mod nojs;
+mod optout;
 mod pipeline;
 mod routes;
 pub mod store;
@@ -52,6 +53,8 @@ enum Form {
     Coi,
     /// "Speed up your quote": details added to a quote lead, which makes no lead of its own (src/leads/details.rs).
     Details,
+    /// The opt-out form: a revocation of consent, no lead (src/leads/optout.rs).
+    OptOut,
 }
 
 impl Form {
@@ -62,6 +65,7 @@ impl Form {
             Form::Contact => &contract::forms::CONTACT,
             Form::Coi => &contract::forms::COI,
             Form::Details => &contract::forms::DETAILS,
+            Form::OptOut => &contract::forms::OPT_OUT,
         }
     }
 
@@ -71,8 +75,8 @@ impl Form {
             Form::Quote => store::Source::Quote,
             Form::Contact => store::Source::Contact,
             Form::Coi => store::Source::Coi,
-            // The leads details are added to are quotes.
-            Form::Details => store::Source::Quote,
+            // The leads details are added to are quotes; an opt-out is about whatever the person sent before.
+            Form::Details | Form::OptOut => store::Source::Quote,
         }
     }
 }

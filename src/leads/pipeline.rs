@@ -108,8 +108,8 @@ pub async fn process(
             },
             Err(errors) => return Verdict::Invalid(errors),
         },
-        // Details make no lead: the routes send them to details::process.
-        Form::Details => return Verdict::Failed,
+        // Details and opt-outs make no lead: the routes send them to details::process and optout::process.
+        Form::Details | Form::OptOut => return Verdict::Failed,
     };
     let now = store::now();
     lead.source = form.source();

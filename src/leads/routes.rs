@@ -17,7 +17,7 @@ use super::intake::{self, Encoding};
 use super::limits::{OneAtATime, RateLimiter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::store::{self, DbPool};
-use super::{Form, LeadSettings, details, language, nojs, validate};
+use super::{Form, LeadSettings, details, language, nojs, optout, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::errors::ClientError;
 use contract::answers;
@@ -31,6 +31,8 @@ pub struct Leads {
     pub(super) per_email: RateLimiter,
     /// Details posts per IP, counted apart from the forms' (a quote and its details are one visitor's two posts).
     pub(super) per_ip_details: RateLimiter,
+    /// Opt-outs per IP, counted apart from the forms'.
+    pub(super) per_ip_opt_out: RateLimiter,
     /// Copies of one submission, one at a time.
     pub(super) submissions: OneAtATime,
     /// The carrier census, for the snapshot a quote with a DOT number keeps.
@@ -85,6 +87,7 @@ pub fn stage() -> AdHoc {
             per_ip: RateLimiter::new(settings.ip_limit, WINDOW),
             per_email: RateLimiter::new(CONTACTS_PER_EMAIL, WINDOW),
             per_ip_details: RateLimiter::new(settings.ip_limit, WINDOW),
+            per_ip_opt_out: RateLimiter::new(settings.ip_limit, WINDOW),
             submissions: OneAtATime::default(),
             census: std::sync::Arc::new(crate::carriers::Census::new(settings.carriers_database())),
             outbox: crate::notify::Outbox::new(&settings),
@@ -93,7 +96,10 @@ pub fn stage() -> AdHoc {
         Ok(rocket
             .manage(leads)
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
-            .mount("/api", rocket::routes![quote, contact, coi, add_details])
+            .mount(
+                "/api",
+                rocket::routes![quote, contact, coi, add_details, opt_out],
+            )
             .mount("/", rocket::routes![quote_thank_you, quote_thank_you_es]))
     })
 }
@@ -207,6 +213,16 @@ async fn add_details(
     submit(Form::Details, body, content_type, visit, leads).await
 }
 
+#[post("/opt-out", data = "<body>")]
+async fn opt_out(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::OptOut, body, content_type, visit, leads).await
+}
+
 /// The quote's thank-you page. After a plain form post its address carries the quote's details token
 /// (`?details=`), which the page's "Speed up your quote" form needs: the server fills it in (src/site leaves this
 /// address to the application, `site::serves`). Without a token that could be one, the page as prerendered.
@@ -264,6 +280,7 @@ async fn submit(
     let (verdict, locale) = match language::of_fields(&fields) {
         Ok(locale) => match form {
             Form::Details => (details::process(&fields, &visit, leads).await, locale),
+            Form::OptOut => (optout::process(&fields, &visit, leads).await, locale),
             _ => (
                 pipeline::process(form, locale, &fields, &visit, leads).await,
                 locale,
@@ -296,6 +313,10 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
             Reply::Json(Status::Ok, json!({ "id": id }))
         }
         Verdict::Dropped if form == Form::Details => Reply::Json(Status::Ok, json!({ "id": 0 })),
+        // An opt-out's answer is the same whatever happened to it, and names no record: not an oracle.
+        Verdict::Accepted(..) | Verdict::Dropped if form == Form::OptOut => {
+            Reply::Json(Status::Created, json!({ "received": true }))
+        }
         Verdict::Accepted(id, Some(token)) => {
             Reply::Json(Status::Created, json!({ "id": id, "details_token": token }))
         }

@@ -92,6 +92,9 @@ impl Mailer {
     pub async fn deliver(&self, due: &Due) -> Outcome {
         let message = match (&due.about, due.channel) {
             (About::Report(payload), _) => compose::report::message(payload, &due.key, &self.from),
+            (About::OptOut(payload), _) => {
+                compose::optout::message(payload, &due.key, &self.from, &self.to)
+            }
             (About::Lead(lead), Channel::Autoreply) => {
                 compose::autoreply_message(lead, &due.key, &self.from)
             }
@@ -195,7 +198,9 @@ pub fn combine(outcomes: Vec<(String, Outcome)>) -> Outcome {
         .iter()
         .filter_map(|(to, outcome)| match outcome {
             Outcome::Sent => None,
-            Outcome::Retry(reason) | Outcome::Failed(reason) => Some(format!("{to}: {reason}")),
+            Outcome::Retry(reason) | Outcome::Failed(reason) | Outcome::Withheld(reason) => {
+                Some(format!("{to}: {reason}"))
+            }
         })
         .collect();
     if outcomes

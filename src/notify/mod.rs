@@ -69,10 +69,13 @@ pub enum Kind {
     /// The owner's report (`truckins report --email`): about no lead, its message stored with the delivery
     /// (migration 0008), sent by e-mail only.
     Report,
+    /// A revocation of consent (src/consent): the agency's e-mail and webhook, about no lead, the revocation and the
+    /// leads it named stored as the payload (migration 0011).
+    OptOut,
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Lead, Kind::Details, Kind::Report];
+    const ALL: [Kind; 4] = [Kind::Lead, Kind::Details, Kind::Report, Kind::OptOut];
 
     /// As stored in `deliveries.kind`, and the webhook's `event`.
     pub fn as_str(self) -> &'static str {
@@ -80,6 +83,7 @@ impl Kind {
             Kind::Lead => "lead",
             Kind::Details => "details",
             Kind::Report => "report",
+            Kind::OptOut => "opt_out",
         }
     }
 

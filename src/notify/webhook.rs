@@ -87,7 +87,12 @@ impl Webhook {
 
     /// One attempt of a lead's webhook delivery.
     pub async fn deliver(&self, due: &Due) -> Outcome {
-        let body = compose::webhook_body(due.kind.as_str(), &due.key, due.lead());
+        let body = match &due.about {
+            super::outbox::About::OptOut(payload) => {
+                compose::optout::webhook_body(payload, &due.key)
+            }
+            _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead()),
+        };
         match self.post(&due.key, body).await {
             Ok(status) => outcome(status),
             Err(reason) => Outcome::Retry(reason),
@@ -104,7 +109,9 @@ impl Webhook {
             .map_err(|reason| format!("{place}: {reason}"))?;
         match outcome(status) {
             Outcome::Sent => Ok(format!("{place} answered {status} to a signed test event")),
-            Outcome::Retry(reason) | Outcome::Failed(reason) => Err(format!("{place}: {reason}")),
+            Outcome::Retry(reason) | Outcome::Failed(reason) | Outcome::Withheld(reason) => {
+                Err(format!("{place}: {reason}"))
+            }
         }
     }
 

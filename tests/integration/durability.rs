@@ -382,7 +382,12 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 fn csv_leads(text: &str) -> Vec<HashMap<String, String>> {
     let rows = parse_csv(text);
     let header = rows.first().expect("a header row");
-    assert_eq!(header, &store::COLUMNS.to_vec(), "the CSV header");
+    let expected: Vec<&str> = store::COLUMNS
+        .iter()
+        .chain(&truckins::leads::export::STANDING_COLUMNS)
+        .copied()
+        .collect();
+    assert_eq!(header, &expected, "the CSV header");
     rows[1..]
         .iter()
         .map(|row| {

@@ -93,6 +93,32 @@ stored_words! {
     }
 }
 
+stored_words! {
+    /// How a revocation of consent reached the agency (issue 25): the site's opt-out form, or one the agency recorded
+    /// with `truckins optout add --via`.
+    Via {
+        #[default]
+        Web = "web",
+        Phone = "phone",
+        Text = "text",
+        Email = "email",
+        Letter = "letter",
+    }
+}
+
+impl Via {
+    /// As the agency's e-mail says it: "Opt-out: (214) 555-0199 by web form".
+    pub fn described(self) -> &'static str {
+        match self {
+            Via::Web => "web form",
+            Via::Phone => "phone call",
+            Via::Text => "text message",
+            Via::Email => "e-mail",
+            Via::Letter => "letter",
+        }
+    }
+}
+
 /// The language a lead was sent in (issue 15, migration 0009): the contract's [`Locale`], stored as its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Language(pub Locale);

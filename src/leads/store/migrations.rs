@@ -25,6 +25,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         10,
         include_str!("migrations/0010_deliveries_cheaper_checks.sql"),
     ),
+    (11, include_str!("migrations/0011_consent.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {

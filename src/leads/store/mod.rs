@@ -22,7 +22,7 @@ use serde::Serialize;
 pub use crate::clock::now;
 pub use error::StoreError;
 pub use group::Also;
-pub use kinds::{Language, Source, Status};
+pub use kinds::{Language, Source, Status, Via};
 pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
@@ -118,6 +118,8 @@ lead_columns! {
     details_at: Option<String>,
     // The language of the pages it was sent from (migration 0009): the agency calls back in it.
     language: Language,
+    // When the personal fields were erased, by `truckins leads forget` or the retention period (migration 0011).
+    erased_at: Option<String>,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

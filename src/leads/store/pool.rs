@@ -217,7 +217,11 @@ fn configure(
 ) -> Result<String, rusqlite::Error> {
     connection.busy_timeout(Duration::from_secs(5))?;
     let mode = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
-    connection.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+    // `secure_delete`: what a row loses (an erased lead, a replaced field, a page split's leftovers) is overwritten
+    // with zeros rather than left in the file's free space, so that `truckins leads forget` leaves no copy behind.
+    connection.execute_batch(
+        "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
+    )?;
     checkpoints.apply(connection)?;
     Ok(mode)
 }

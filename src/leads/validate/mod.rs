@@ -145,6 +145,47 @@ pub fn contact(fields: &RawFields) -> Result<ContactLead, FieldErrors> {
     })
 }
 
+/// What the opt-out form asks to stop: a phone number (E.164), an e-mail address (lowercased) or both, and a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptOutRequest {
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub note: Option<String>,
+}
+
+/// The opt-out form (issue 25): each field by the lead forms' rules, neither required alone, at least one given
+/// (else [`rules::optout::ONE_OF_THEM`] on both).
+pub fn opt_out(fields: &RawFields) -> Result<OptOutRequest, FieldErrors> {
+    use rules::optout;
+    let mut errors = FieldErrors::new();
+    let phone = check(
+        &mut errors,
+        &optout::PHONE,
+        optional_phone(fields.get(optout::PHONE.name)),
+    )
+    .flatten();
+    let raw_email = fields.get(optout::EMAIL.name).trim();
+    let email = if raw_email.is_empty() {
+        None
+    } else {
+        check(&mut errors, &optout::EMAIL, email(raw_email))
+    };
+    let note = sanitize(fields.get(optout::NOTE.name));
+    let note = check(&mut errors, &optout::NOTE, length(&optout::NOTE, note));
+    if errors.is_empty() && phone.is_none() && email.is_none() {
+        errors.insert(optout::PHONE.name, optout::ONE_OF_THEM);
+        errors.insert(optout::EMAIL.name, optout::ONE_OF_THEM);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(OptOutRequest {
+        phone,
+        email,
+        note: note.filter(|note| !note.is_empty()),
+    })
+}
+
 /// The value, or its first error recorded under the field's name.
 fn check<T>(errors: &mut FieldErrors, field: &Field, result: Result<T, &'static str>) -> Option<T> {
     result
@@ -200,7 +241,7 @@ fn is_combining_mark(c: char) -> bool {
 
 /// Spec: a valid address of at most 255 characters; stored lowercased and trimmed. ASCII only, without `?` (the
 /// contract's pattern; why: [`rules::EMAIL`]).
-fn email(raw: &str) -> Result<String, &'static str> {
+pub fn email(raw: &str) -> Result<String, &'static str> {
     let email = length(&rules::EMAIL, raw.trim().to_lowercase())?;
     if !email.is_ascii() {
         return Err(rules::EMAIL_NOT_ASCII);
@@ -241,7 +282,7 @@ fn email(raw: &str) -> Result<String, &'static str> {
 
 /// DECISIONS 11: optional; US formats accepted ((555) 010-0142, 555.010.0142, +1 555 010 0142, ...), stored as
 /// +1 and ten digits.
-fn optional_phone(raw: &str) -> Result<Option<String>, &'static str> {
+pub fn optional_phone(raw: &str) -> Result<Option<String>, &'static str> {
     let raw = raw.trim();
     if raw.is_empty() {
         return Ok(None);

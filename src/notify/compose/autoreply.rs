@@ -9,7 +9,7 @@ use lettre::message::{Mailbox, SinglePart};
 use super::{agency, domain, is_quote, type_label_in};
 use crate::leads::store::{Lead, Source};
 
-/// The confirmation's words in one language. `{what}`, `{phone}` and `{brand}` are filled in.
+/// The confirmation's words in one language. `{what}`, `{phone}`, `{brand}` and `{opt_out}` are filled in.
 struct Words {
     certificate_subject: &'static str,
     quote_subject: &'static str,
@@ -36,7 +36,7 @@ const ENGLISH: Words = Words {
     body: "Hello,\n\nThank you: we have {what}. An agent will get back to you by phone or e-mail during business \
            hours.\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n--\nYou get this one confirmation because \
            this address was entered in a form on our website. We will not add it to any mailing list. If it was \
-           not you, please ignore this message.\n",
+           not you, please ignore this message. To stop all calls, texts and e-mails from us: {opt_out}\n",
 };
 
 const SPANISH: Words = Words {
@@ -51,7 +51,8 @@ const SPANISH: Words = Words {
     body: "Hola:\n\nGracias, recibimos {what}. Un agente se comunicará con usted por teléfono o correo electrónico \
            en horario de oficina, en español.\n\nSi es urgente, llámenos al {phone}.\n\n{brand}\n\n--\nRecibe \
            esta única confirmación porque esta dirección se escribió en un formulario de nuestro sitio web. No la \
-           agregaremos a ninguna lista de correo. Si no fue usted, ignore este mensaje.\n",
+           agregaremos a ninguna lista de correo. Si no fue usted, ignore este mensaje. Para que dejemos de \
+           llamarle, enviarle textos y correos: {opt_out}\n",
 };
 
 fn words(lead: &Lead) -> &'static Words {
@@ -80,6 +81,15 @@ impl Header for AutoSubmitted {
     }
 }
 
+/// The opt-out page's full address in `locale`, on the public address the site was built for (`base_url`).
+fn opt_out_address(locale: Locale) -> String {
+    format!(
+        "{}{}",
+        crate::site::BUILD_BASE_URL.trim().trim_end_matches('/'),
+        locale.page(contract::routes::OPT_OUT)
+    )
+}
+
 /// The visitor's confirmation, in the lead's language.
 pub fn autoreply_text(lead: &Lead) -> String {
     let (brand, phone) = agency();
@@ -106,6 +116,7 @@ pub fn autoreply_text(lead: &Lead) -> String {
         .replace("{what}", &what)
         .replace("{phone}", phone)
         .replace("{brand}", brand)
+        .replace("{opt_out}", &opt_out_address(lead.language.0))
 }
 
 pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Message, String> {

@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::leads::escape_html;
 
 mod autoreply;
+pub mod optout;
 pub mod report;
 mod rows;
 use super::Kind;
@@ -123,8 +124,9 @@ pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
 
 fn about(lead: &Lead, kind: Kind) -> String {
     match kind {
-        // A report is about no lead and has its own subject (report.rs); it never comes here.
-        Kind::Lead | Kind::Report => subject(lead),
+        // A report and an opt-out are about no lead and have their own subjects (report.rs, optout.rs); they never
+        // come here.
+        Kind::Lead | Kind::Report | Kind::OptOut => subject(lead),
         // `Quote details: Maria Lopez, Lopez Hauling`: the quote it completes is found by the name and company.
         Kind::Details => {
             let mut parts = vec![one_line(&lead.name)];

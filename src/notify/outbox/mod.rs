@@ -121,6 +121,28 @@ pub fn enqueue_report(connection: &Connection, payload: &str) -> rusqlite::Resul
     Ok(connection.last_insert_rowid())
 }
 
+/// Queues the agency's news of a revocation (kind `opt_out`, no lead) on each of `channels` that reaches the agency
+/// (e-mail, webhook), due now, inside the revocation's transaction; `payload` is `consent::revocations::OptOutNews`.
+pub fn enqueue_opt_out(
+    transaction: &rusqlite::Transaction<'_>,
+    payload: &str,
+    channels: &[Channel],
+) -> rusqlite::Result<()> {
+    let now = now_ms();
+    let created_at = store::now();
+    for &channel in channels {
+        if channel == Channel::Autoreply {
+            continue;
+        }
+        transaction.execute(
+            "INSERT INTO deliveries (key, kind, channel, payload, created_at, created_ms, queued_ms, next_attempt_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+            params![new_key(), Kind::OptOut.as_str(), channel.as_str(), payload, created_at, now],
+        )?;
+    }
+    Ok(())
+}
+
 /// What a due delivery carries.
 #[derive(Debug, Clone)]
 // Nearly every delivery is a lead's: boxing it would cost each an allocation to save bytes on the weekly report.
@@ -130,6 +152,8 @@ pub enum About {
     Lead(Lead),
     /// The owner's report: its message as queued (JSON, read by `compose::report`).
     Report(String),
+    /// A revocation of consent: the news as queued (JSON, `consent::revocations::OptOutNews`).
+    OptOut(String),
 }
 
 /// A delivery due for an attempt, with what it carries.
@@ -142,14 +166,16 @@ pub struct Due {
     pub attempts: u32,
     pub queued_ms: i64,
     pub about: About,
+    /// A visitor's confirmation held back: the date its address opted out (src/consent), sent never.
+    pub withheld: Option<String>,
 }
 
 impl Due {
-    /// The lead it is about; `None` for the report.
+    /// The lead it is about; `None` for the report and an opt-out.
     pub fn lead(&self) -> Option<&Lead> {
         match &self.about {
             About::Lead(lead) => Some(lead),
-            About::Report(_) => None,
+            About::Report(_) | About::OptOut(_) => None,
         }
     }
 }
@@ -159,7 +185,7 @@ impl Due {
 /// constants whose plans a test can read.
 macro_rules! sent_kinds {
     () => {
-        "(kind IN ('lead', 'details') OR (kind = 'report' AND ?1 = 'email'))"
+        "(kind IN ('lead', 'details') OR (kind = 'report' AND ?1 = 'email') OR (kind = 'opt_out' AND ?1 <> 'autoreply'))"
     };
 }
 
@@ -212,6 +238,7 @@ pub fn due(
         let about = match (kind, lead_id, payload) {
             // The table's CHECK gives every report its payload.
             (Kind::Report, _, Some(payload)) => About::Report(payload),
+            (Kind::OptOut, _, Some(payload)) => About::OptOut(payload),
             // The lead is there: deliveries go with it (ON DELETE CASCADE).
             (Kind::Lead | Kind::Details, Some(lead_id), _) => {
                 match store::get(connection, lead_id)? {
@@ -221,6 +248,14 @@ pub fn due(
             }
             _ => continue,
         };
+        // No confirmation ever goes to an address that opted out (after the lead's consent, or at all for a lead
+        // that gave none).
+        let withheld = match (&about, channel) {
+            (About::Lead(lead), Channel::Autoreply) => {
+                crate::consent::revocations::withheld_since(connection, lead)?
+            }
+            _ => None,
+        };
         due.push(Due {
             id,
             key,
@@ -229,6 +264,7 @@ pub fn due(
             attempts,
             queued_ms,
             about,
+            withheld,
         });
     }
     Ok(due)
@@ -254,6 +290,8 @@ pub enum Update {
     RetryAt(i64, String),
     /// Failed for good, with the reason.
     Failed(String),
+    /// Never to be sent (a confirmation to an address that opted out), with the reason.
+    Withheld(String),
 }
 
 /// Records attempts (delivery id, outcome), all in one transaction: one commit for a batch, not one per delivery.
@@ -284,6 +322,10 @@ fn record(connection: &Connection, id: i64, update: &Update) -> rusqlite::Result
             "UPDATE deliveries SET state = 'failed', attempts = attempts + 1, last_attempt_at = ?2, last_error = ?3 \
              WHERE id = ?1",
             params![id, now, error],
+        ),
+        Update::Withheld(reason) => connection.execute(
+            "UPDATE deliveries SET state = 'withheld', last_attempt_at = ?2, last_error = ?3 WHERE id = ?1",
+            params![id, now, reason],
         ),
     }
     .map(drop)

@@ -46,6 +46,8 @@ pub enum Outcome {
     Retry(String),
     /// Refused for good (a permanent SMTP answer, a webhook 4xx): trying again cannot help.
     Failed(String),
+    /// Not to be sent at all: a confirmation to an address that opted out (src/consent).
+    Withheld(String),
 }
 
 /// Retries stop this long after a delivery was queued; it is then failed.
@@ -75,6 +77,7 @@ pub fn update(outcome: Outcome, due: &Due, base: f64, now_ms: i64) -> Update {
     match outcome {
         Outcome::Sent => Update::Sent,
         Outcome::Failed(reason) => Update::Failed(reason),
+        Outcome::Withheld(reason) => Update::Withheld(reason),
         Outcome::Retry(reason) => {
             let attempts = due.attempts + 1;
             if now_ms - due.queued_ms >= GIVE_UP_AFTER.as_millis() as i64 {
@@ -126,6 +129,9 @@ struct Senders {
 
 impl Senders {
     async fn deliver(&self, due: &Due) -> Outcome {
+        if let Some(since) = &due.withheld {
+            return Outcome::Withheld(format!("withheld: the address opted out on {since}"));
+        }
         let missing = || Outcome::Retry("the channel is not configured now".into());
         match due.channel {
             Channel::Email | Channel::Autoreply => match &self.mail {
@@ -405,9 +411,11 @@ impl Lane {
 
 /// One line in the log for an attempt that did not go through (and, at info level, one that did).
 fn log(due: &Due, update: &Update) {
-    let about = due
-        .lead()
-        .map_or("report".into(), |lead| format!("lead {}", lead.id));
+    let about = match &due.about {
+        super::outbox::About::Lead(lead) => format!("lead {}", lead.id),
+        super::outbox::About::Report(_) => "report".into(),
+        super::outbox::About::OptOut(_) => "opt-out".into(),
+    };
     let (channel, id) = (due.channel.as_str(), due.id);
     match update {
         Update::Sent => rocket::info!("{about}: {channel} delivery {id} sent"),
@@ -419,6 +427,7 @@ fn log(due: &Due, update: &Update) {
         Update::Failed(reason) => rocket::error!(
             "{about}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
         ),
+        Update::Withheld(reason) => rocket::info!("{about}: {channel} delivery {id} {reason}"),
     }
 }
 

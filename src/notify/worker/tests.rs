@@ -12,6 +12,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         attempts,
         queued_ms,
         about: super::super::outbox::About::Lead(Lead::default()),
+        withheld: None,
     }
 }
 

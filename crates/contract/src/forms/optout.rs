@@ -4,7 +4,8 @@
 use super::{Field, Limit};
 
 /// The message on both the phone and the e-mail field when neither is given.
-pub const ONE_OF_THEM: &str = "Please enter the phone number or the email address to stop contacting (or both)";
+pub const ONE_OF_THEM: &str =
+    "Please enter the phone number or the email address to stop contacting (or both)";
 
 /// Optional here; the lead forms' rule otherwise ([`super::PHONE`]).
 pub const PHONE: Field = super::PHONE;
