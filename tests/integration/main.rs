@@ -15,6 +15,7 @@ mod budget;
 mod carriers;
 mod coi;
 mod connections;
+mod consent;
 mod details;
 mod durability;
 mod export;

@@ -1,6 +1,7 @@
 //! A database made by the version before issue 13 (schema versions 1 to 5, with leads and their deliveries)
 //! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
-//! kind) and 0010 (deliveries rebuilt with cheaper CHECKs) keep every row, id, index, rule and foreign key.
+//! kind), 0010 (deliveries rebuilt with cheaper CHECKs) and 0011 (deliveries again, with opt-outs and withheld
+//! confirmations) keep every row, id, index, rule and foreign key.
 
 use std::path::Path;
 
@@ -119,7 +120,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        10
+        11
     );
     // Migration 0009 (issue 15): the leads from before languages were English.
     assert_eq!(
@@ -196,6 +197,8 @@ fn an_old_database_with_leads_migrates_losslessly() {
         ("details", "webhook", "sent"),
         ("details", "autoreply", "failed"),
         ("details", "email", "pending"),
+        // Migration 0011: a confirmation withheld from an address that opted out.
+        ("lead", "autoreply", "withheld"),
     ] {
         connection
             .execute(
@@ -209,6 +212,8 @@ fn an_old_database_with_leads_migrates_losslessly() {
         ("details", "fax", "pending"),
         ("details", "email", "lost"),
         ("memo", "email", "pending"),
+        // An opt-out's news without its payload.
+        ("opt_out", "email", "pending"),
     ] {
         let refused = connection
             .execute(
@@ -237,7 +242,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
         0,
         "ON DELETE CASCADE kept"
     );
-    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 7);
+    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 8);
     drop(connection);
     drop(pool);
     // Opened again: nothing is applied twice.
