@@ -98,9 +98,14 @@ impl Mailer {
             (About::Lead(lead), Channel::Autoreply) => {
                 compose::autoreply_message(lead, &due.key, &self.from)
             }
-            (About::Lead(lead), _) => {
-                compose::agency_message(lead, due.kind, &due.key, &self.from, &self.to)
-            }
+            (About::Lead(lead), _) => compose::agency_message(
+                lead,
+                due.kind,
+                &due.standing,
+                &due.key,
+                &self.from,
+                &self.to,
+            ),
         };
         match message {
             // The agency's e-mail (a lead's or the report) to several addresses, refused for good (one refused RCPT

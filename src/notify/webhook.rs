@@ -91,7 +91,7 @@ impl Webhook {
             super::outbox::About::OptOut(payload) => {
                 compose::optout::webhook_body(payload, &due.key)
             }
-            _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead()),
+            _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead(), &due.standing),
         };
         match self.post(&due.key, body).await {
             Ok(status) => outcome(status),
@@ -104,7 +104,10 @@ impl Webhook {
         let key = format!("test-{:016x}", fastrand::u64(..));
         let place = self.target.describe();
         let status = self
-            .post(&key, compose::webhook_body("test", &key, None))
+            .post(
+                &key,
+                compose::webhook_body("test", &key, None, &Default::default()),
+            )
             .await
             .map_err(|reason| format!("{place}: {reason}"))?;
         match outcome(status) {

@@ -180,6 +180,28 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     assert_eq!(row["opted_out_before"], revoked_at.as_str());
     let row = lead_in(&export_json(dir.path(), &database), first);
     assert_eq!(row["do_not_contact"], revoked_at.as_str());
+    // The agency's e-mail and webhook about the new quote say so too.
+    let history = format!("History: this phone number or e-mail address opted out on {revoked_at}");
+    wait_until("the new quote's e-mail with its history", || {
+        smtp.mails()
+            .iter()
+            .any(|mail| {
+                mail["parts"].as_array().is_some_and(|parts| {
+                    parts
+                        .iter()
+                        .any(|p| p["content"].as_str().is_some_and(|c| c.contains(&history)))
+                })
+            })
+            .then_some(())
+    });
+    let hook = wait_until("the new quote's webhook", || {
+        receiver
+            .received()
+            .into_iter()
+            .find(|hook| hook.json()["lead"]["id"] == fresh)
+    });
+    assert_eq!(hook.json()["lead"]["opted_out_before"], revoked_at.as_str());
+    assert_eq!(hook.json()["lead"]["do_not_contact"], Value::Null);
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub mod optout;
 pub mod report;
 mod rows;
 use super::Kind;
+use crate::consent::Standing;
 use crate::leads::store::{Lead, Source};
 use autoreply::AutoSubmitted;
 pub use autoreply::{autoreply_message, autoreply_text};
@@ -168,10 +169,31 @@ pub fn status_command(id: i64) -> String {
     format!("truckins leads status {id} contacted   (or quoted, won, lost)")
 }
 
+/// What the revocations say of the lead (src/consent), first in the agency's e-mail: whether it may be contacted.
+pub fn standing_note(standing: &Standing) -> Option<String> {
+    match (&standing.do_not_contact, &standing.opted_out_before) {
+        (Some(at), _) => Some(format!(
+            "DO NOT CONTACT: this phone number or e-mail address opted out on {at}, after this request's consent."
+        )),
+        (None, Some(at)) => Some(format!(
+            "History: this phone number or e-mail address opted out on {at}; this request's consent is newer."
+        )),
+        (None, None) => None,
+    }
+}
+
 /// The plain-text part of the agency's e-mail.
 pub fn agency_text(lead: &Lead, kind: Kind) -> String {
+    agency_text_with(lead, kind, &Standing::default())
+}
+
+/// [`agency_text`], with the lead's standing at the top when it has one.
+pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing) -> String {
+    let note = standing_note(standing)
+        .map(|note| format!("{note}\n\n"))
+        .unwrap_or_default();
     let mut out = format!(
-        "{}\n\nReply to this e-mail to answer {} directly.\n",
+        "{note}{}\n\nReply to this e-mail to answer {} directly.\n",
         agency_subject(lead, kind),
         one_line(&lead.name)
     );
@@ -197,9 +219,17 @@ pub fn agency_text(lead: &Lead, kind: Kind) -> String {
 
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
 pub fn agency_html(lead: &Lead, kind: Kind) -> String {
+    agency_html_with(lead, kind, &Standing::default())
+}
+
+/// [`agency_html`], with the lead's standing at the top when it has one.
+pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing) -> String {
+    let note = standing_note(standing)
+        .map(|note| format!("<p><strong>{}</strong></p>", escape_html(&note)))
+        .unwrap_or_default();
     let mut out = format!(
-        "<!doctype html><html><body style=\"font-family:sans-serif;font-size:14px\"><h1 style=\"font-size:18px\">{}</h1>\
-         <p>Reply to this e-mail to answer {} directly.</p>",
+        "<!doctype html><html><body style=\"font-family:sans-serif;font-size:14px\">{note}\
+         <h1 style=\"font-size:18px\">{}</h1><p>Reply to this e-mail to answer {} directly.</p>",
         escape_html(&agency_subject(lead, kind)),
         escape_html(&one_line(&lead.name))
     );
@@ -258,6 +288,7 @@ fn domain(from: &Mailbox) -> String {
 pub fn agency_message(
     lead: &Lead,
     kind: Kind,
+    standing: &Standing,
     key: &str,
     from: &Mailbox,
     to: &[Mailbox],
@@ -278,8 +309,8 @@ pub fn agency_message(
     }
     builder
         .multipart(MultiPart::alternative_plain_html(
-            agency_text(lead, kind),
-            agency_html(lead, kind),
+            agency_text_with(lead, kind, standing),
+            agency_html_with(lead, kind, standing),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
@@ -302,13 +333,15 @@ pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
 }
 
 /// The webhook's body: the event (`lead`, `details` when a quote's details were added, `test`), the delivery's key
-/// and the lead with every stored field.
-pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>) -> Vec<u8> {
+/// and the lead with every stored field, and its standing (`do_not_contact`, `opted_out_before`: src/consent).
+pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>, standing: &Standing) -> Vec<u8> {
     let mut value = json!({ "event": event, "delivery": key });
     if let Some(lead) = lead {
         value["lead"] = json!(lead);
         value["lead"]["insurance_type_label"] =
             json!(lead.insurance_type.as_deref().map(type_label));
+        value["lead"]["do_not_contact"] = json!(standing.do_not_contact);
+        value["lead"]["opted_out_before"] = json!(standing.opted_out_before);
     }
     value.to_string().into_bytes()
 }

@@ -168,6 +168,8 @@ pub struct Due {
     pub about: About,
     /// A visitor's confirmation held back: the date its address opted out (src/consent), sent never.
     pub withheld: Option<String>,
+    /// What the revocations say of the lead, for the agency's e-mail and webhook (src/consent).
+    pub standing: crate::consent::Standing,
 }
 
 impl Due {
@@ -231,6 +233,8 @@ pub fn due(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut due = Vec::with_capacity(rows.len());
+    // The revocations, read once for the batch when the agency's news of a lead is in it.
+    let mut dates: Option<crate::consent::revocations::Dates> = None;
     for (id, key, lead_id, attempts, queued_ms, kind, payload) in rows {
         let Some(kind) = Kind::parse(&kind) else {
             continue;
@@ -256,6 +260,18 @@ pub fn due(
             }
             _ => None,
         };
+        let standing = match (&about, channel) {
+            (About::Lead(lead), Channel::Email | Channel::Webhook) => {
+                if dates.is_none() {
+                    dates = Some(crate::consent::revocations::Dates::load(connection)?);
+                }
+                dates
+                    .as_ref()
+                    .map(|dates| dates.standing(lead))
+                    .unwrap_or_default()
+            }
+            _ => crate::consent::Standing::default(),
+        };
         due.push(Due {
             id,
             key,
@@ -265,6 +281,7 @@ pub fn due(
             queued_ms,
             about,
             withheld,
+            standing,
         });
     }
     Ok(due)

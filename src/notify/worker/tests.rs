@@ -13,6 +13,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         queued_ms,
         about: super::super::outbox::About::Lead(Lead::default()),
         withheld: None,
+        standing: Default::default(),
     }
 }
 
