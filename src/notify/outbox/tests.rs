@@ -290,3 +290,125 @@ fn outbox_cost_per_lead() {
         totals[1].2 / totals[0].2
     );
 }
+
+/// What `secure_delete` (on for every connection since issue 25, so that `truckins leads forget` leaves no copy of a
+/// person in the file) costs a lead's path through the store: leads stored with their e-mail and webhook deliveries
+/// by 16 threads through the group commit, then every delivery marked sent in the worker's batches of 64, on the same
+/// code with the pragma ON (as shipped) and OFF (set back on each of the pool's connections), three rounds
+/// alternated. Prints leads/s, the time to mark the deliveries, and the bytes written per lead.
+/// `cargo test --release --lib secure_delete_cost -- --ignored --nocapture`
+#[test]
+#[ignore = "measurement"]
+fn secure_delete_cost_per_lead() {
+    const THREADS: usize = 16;
+    const PER_THREAD: usize = 1_000;
+    fn written_bytes() -> f64 {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+        io.lines()
+            .find_map(|line| line.strip_prefix("wchar: "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0.0)
+    }
+    let run = |secure: bool, round: usize| -> (f64, f64, f64) {
+        let dir = std::env::temp_dir().join(format!(
+            "truckins-secure-delete-{secure}-{round}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let pool = store::open(&dir.join("leads.db"), THREADS as u32).unwrap();
+        if !secure {
+            // Every connection the pool will hand out, taken at once and set back to SQLite's default.
+            let all: Vec<_> = (0..THREADS).map(|_| pool.get().unwrap()).collect();
+            for connection in &all {
+                connection
+                    .execute_batch("PRAGMA secure_delete = OFF")
+                    .unwrap();
+            }
+        }
+        let consent = "I agree to be contacted about my quote by phone, text or e-mail. ".repeat(8);
+        let (started, written) = (std::time::Instant::now(), written_bytes());
+        std::thread::scope(|scope| {
+            for thread in 0..THREADS {
+                let (pool, consent) = (pool.clone(), consent.clone());
+                scope.spawn(move || {
+                    for n in 0..PER_THREAD {
+                        let lead = Lead {
+                            source: Source::Quote,
+                            status: Status::New,
+                            created_at: store::now(),
+                            name: "Maria Lopez".into(),
+                            email: "maria@lopezhauling.example".into(),
+                            phone: Some("+15550102030".into()),
+                            company: Some("Lopez Hauling LLC".into()),
+                            insurance_type: Some("hotshot".into()),
+                            vehicle_count: Some(2),
+                            consent_given: true,
+                            consent_text: Some(consent.clone()),
+                            consent_version: Some("2026-11-26".into()),
+                            consent_at: Some(store::now()),
+                            ip: Some("127.0.0.1".into()),
+                            user_agent: Some("Mozilla/5.0 (X11; Linux x86_64) bench".into()),
+                            page_url: Some("/get-quote".into()),
+                            submission_id: Some(format!("{thread:04}-{n:012}")),
+                            ..Lead::default()
+                        };
+                        store::insert_with(
+                            &pool,
+                            &lead,
+                            Box::new(move |transaction, id| {
+                                enqueue(
+                                    transaction,
+                                    id,
+                                    &[Channel::Email, Channel::Webhook],
+                                    "maria@lopezhauling.example",
+                                )
+                            }),
+                        )
+                        .unwrap();
+                    }
+                });
+            }
+        });
+        let stored = started.elapsed().as_secs_f64();
+        let marking = std::time::Instant::now();
+        let connection = pool.get().unwrap();
+        for channel in [Channel::Email, Channel::Webhook] {
+            loop {
+                let batch = due(&connection, channel, i64::MAX, 64).unwrap();
+                if batch.is_empty() {
+                    break;
+                }
+                let updates: Vec<(i64, Update)> =
+                    batch.iter().map(|d| (d.id, Update::Sent)).collect();
+                record_all(&connection, &updates).unwrap();
+            }
+        }
+        let marked = marking.elapsed().as_secs_f64();
+        let written = written_bytes() - written;
+        drop(connection);
+        let _ = std::fs::remove_dir_all(&dir);
+        let leads = (THREADS * PER_THREAD) as f64;
+        (leads / stored, marked, written / leads)
+    };
+    let mut totals = [(0.0, 0.0, 0.0); 2];
+    for round in 0..3 {
+        for (which, secure) in [false, true].into_iter().enumerate() {
+            let (rate, marked, written) = run(secure, round);
+            println!(
+                "round {round}, secure_delete {}: {rate:.0} leads/s, deliveries marked sent in {marked:.2} s, \
+                 {written:.0} bytes written per lead",
+                if secure { "ON " } else { "OFF" }
+            );
+            totals[which].0 += rate;
+            totals[which].1 += marked;
+            totals[which].2 += written;
+        }
+    }
+    println!(
+        "secure_delete ON: {:.3}x the leads/s, {:.3}x the time to mark deliveries sent, {:.3}x the bytes written per \
+         lead",
+        totals[1].0 / totals[0].0,
+        totals[1].1 / totals[0].1,
+        totals[1].2 / totals[0].2
+    );
+}
