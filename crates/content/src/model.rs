@@ -251,6 +251,9 @@ pub struct Document {
 pub struct Forms {
     pub consent_version: String,
     pub consent_text: String,
+    /// The words of `consent_text` that name the opt-out page ("the opt-out page"): the form shows them as a link to
+    /// it, while the text stored with a lead stays plain, word for word as shown.
+    pub opt_out_link: String,
     pub insurance_types: Vec<InsuranceType>,
 }
 

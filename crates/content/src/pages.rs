@@ -25,7 +25,7 @@ enum Shape {
 /// mistake names the file and the field instead of failing the prerender somewhere in React. Keep in step with the
 /// list in content/README.md and the types the pages read it with (`web/src/content.ts`, the page files under
 /// `web/src/pages/`).
-const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 7] = [
+const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 8] = [
     (
         "about",
         &[
@@ -70,10 +70,51 @@ const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 7] = [
         ],
     ),
     (
+        "opt-out",
+        &[
+            ("heading", Shape::Text),
+            ("intro", Shape::Text),
+            ("timing", Shape::Text),
+            ("policy_note", Shape::Text),
+            (
+                "received",
+                Shape::Table(&["heading", "text", "next", "erasure", "erasure_link"]),
+            ),
+        ],
+    ),
+    (
         "products",
         &[("heading", Shape::Text), ("intro", Shape::Text)],
     ),
 ];
+
+/// Words of a page's copy that the page shows as a link: (page, table, the text, the field naming the words of it
+/// that are the link). The words must be in the text exactly once, or the link would vanish or land elsewhere.
+const LINKED_WORDS: [(&str, &str, &str, &str); 1] =
+    [("opt-out", "received", "erasure", "erasure_link")];
+
+fn check_linked_words(page: &toml::Value, name: &str, file: &Path, problems: &mut Problems) {
+    for (_, table, text, link) in LINKED_WORDS.iter().filter(|(page, ..)| *page == name) {
+        let field = |field: &str| {
+            page.get(*table)
+                .and_then(|t| t.get(field))
+                .and_then(toml::Value::as_str)
+        };
+        // A missing field is the shape's problem, already reported.
+        let (Some(text_value), Some(link_value)) = (field(text), field(link)) else {
+            continue;
+        };
+        problems.check(
+            !link_value.trim().is_empty() && text_value.matches(link_value).count() == 1,
+            file,
+            || {
+                format!(
+                    "field `{table}.{link}`: {link_value:?} must be words that `{table}.{text}` holds exactly once (the page links them)"
+                )
+            },
+        );
+    }
+}
 
 /// Whether a TOML value holds something: text that is not blank, a list or table that is not empty.
 fn is_filled(value: &toml::Value) -> bool {
@@ -162,7 +203,10 @@ pub(crate) fn load_pages(
             .iter()
             .find(|(name, _)| *name == file_stem(&file))
         {
-            Some((_, shape)) => check_page_shape(&value, shape, &file, problems),
+            Some((name, shape)) => {
+                check_page_shape(&value, shape, &file, problems);
+                check_linked_words(&value, name, &file, problems);
+            }
             None => problems.add(
                 &file,
                 format!(

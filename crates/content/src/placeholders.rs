@@ -89,6 +89,7 @@ mod tests {
         let forms = Forms {
             consent_version: "2026-01".into(),
             consent_text: "I agree \"in quotes\" \\ back".into(),
+            opt_out_link: "back".into(),
             insurance_types: Vec::new(),
         };
         (site, forms)

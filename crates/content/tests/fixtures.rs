@@ -249,6 +249,7 @@ fn the_valid_tree_loads_with_what_the_build_derives_filled_in() {
             "contact",
             "coverage-types",
             "get-quote",
+            "opt-out",
             "products"
         ]
     );

@@ -159,8 +159,8 @@ fn a_translation_of_another_shape_or_with_other_facts_is_refused() {
     edit(
         &dir,
         "es/forms.toml",
-        "consent_version = \"2026-11-01-es\"",
-        "consent_version = \"2026-11-01\"",
+        "consent_version = \"2026-11-26-es\"",
+        "consent_version = \"2026-11-26\"",
     );
     let found = problems(&dir);
     for expected in [
