@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { coiForm, contactForm, detailsForm, quoteForm, routes as addresses } from '@contract';
+import { coiForm, contactForm, detailsForm, optOutForm, quoteForm, routes as addresses } from '@contract';
 import { locale } from '@i18n/locale';
 import { t } from '@i18n/pages';
 import type { ReactElement } from 'react';
@@ -22,6 +22,8 @@ import { FormCorrection } from './pages/FormCorrection';
 import { GetQuote } from './pages/GetQuote';
 import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
+import { OptOut, type OptOutCopy } from './pages/OptOut';
+import { OptOutReceived } from './pages/OptOutReceived';
 import { ProductPage } from './pages/ProductPage';
 import { ProductsOverview } from './pages/ProductsOverview';
 import { QuoteDetailsOffer } from './pages/QuoteDetailsOffer';
@@ -95,6 +97,7 @@ export function routes(): Route[] {
     copyPage(pages.about, 'about', () => <About />, t('Company')),
     copyPage(pages.contact, 'contact', () => <Contact />, t('Company'), [insuranceAgency()]),
     copyPage(pages.certificateRequest, 'certificate-request', () => <CertificateRequest />, t('Company')),
+    copyPage(pages.optOut, 'opt-out', () => <OptOut />, t('Company')),
     page(pages.faq, t('Frequently Asked Questions'), t('Answers to common questions about trucking insurance, filings, quotes and claims from {brand}.', { brand: site.brand }), THIS_FILE, () => <FaqPage />, t('Company'), {
       jsonLd: [faqPage(content.faq), crumbs(pages.faq)],
     }),
@@ -166,6 +169,7 @@ export function errorRoutes(): Route[] {
     const [title, text] = [t(englishTitle), t(englishText)];
     return { ...error(`${path.slice(1)}/index.html`, title, () => <ThankYou title={title} text={text} />), path };
   };
+  const optOutReceived = pageCopy<OptOutCopy>('opt-out').received;
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
@@ -173,6 +177,9 @@ export function errorRoutes(): Route[] {
     error(quoteForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="quote" />),
     error(contactForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="contact" />),
     error(coiForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="coi" />),
+    // What happens after an opt-out, in content/pages/opt-out.toml's words (the form's "received" panel shows them too).
+    { ...error(`${thankYouPaths.optOut.slice(1)}/index.html`, optOutReceived.heading, () => <OptOutReceived />), path: thankYouPaths.optOut },
+    error(optOutForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="optOut" />),
     error(detailsForm.correctionPage, t('Quote request submitted!'), () => <QuoteDetailsOffer />),
     thanks(detailsForm.thankYou, 'Details received!', 'Thank you: your specialist has what the underwriters ask for, and will call you soon.'),
     error(errorPages.notFound, t('Page Not Found'), () => <NotFound />),

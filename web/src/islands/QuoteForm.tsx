@@ -4,6 +4,7 @@
 import { markers, quoteForm, type QuoteField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { LinkedWords } from '../ui/LinkedWords';
 import { useState } from 'react';
 import DetailsForm from './DetailsForm';
 import { Received } from './Received';
@@ -18,6 +19,8 @@ export interface QuoteFormProps {
   variant: 'full' | 'compact';
   heading: string;
   consentText: string;
+  /** The words of the consent text that link to the opt-out page (content/forms.toml's `opt_out_link`), and its address. */
+  consentLink: { words: string; href: string };
   /** The insurance types of content/forms.toml. */
   insuranceOptions: { value: string; label: string }[];
   insuranceType?: string;
@@ -25,7 +28,7 @@ export interface QuoteFormProps {
   template?: boolean;
 }
 
-export default function QuoteForm({ idPrefix, variant, heading, consentText, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
+export default function QuoteForm({ idPrefix, variant, heading, consentText, consentLink, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [detailsToken, setDetailsToken] = useState<string | null>(null);
   const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
@@ -112,8 +115,10 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, ins
         <div className="mt-5 flex gap-3">
           <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill={markers.consentFill} className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
           <div>
+            {/* The link inside the label is interactive content: a click on it follows it without ticking the box
+                (HTML's label activation skips interactive descendants), and Tab reaches it after the box. */}
             <label htmlFor={id('consent')} className={`block text-muted ${compact ? 'text-xs' : 'text-sm'}`}>
-              {consentText}
+              <LinkedWords text={consentText} words={consentLink.words} href={consentLink.href} />
             </label>
             <p id={`${id('consent')}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
               {error('consent')}

@@ -2,7 +2,7 @@
 // gone once dismissed, and a form emptied under the visitor's eyes says nothing. Focus moves to its heading when it
 // appears (the form's focused button is gone with the form), so a keyboard or screen-reader user lands on the news,
 // and a phone scrolls to it. "Send another" brings the empty form back, with focus on its first field.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Icon } from '../ui/Icon';
 
 export interface ReceivedProps {
@@ -14,9 +14,11 @@ export interface ReceivedProps {
   again?: string;
   onAgain?: () => void;
   compact?: boolean;
+  /** More to read under the description (the opt-out's "what happens next"). */
+  children?: ReactNode;
 }
 
-export function Received({ idPrefix, title, description, again, onAgain, compact = false }: ReceivedProps) {
+export function Received({ idPrefix, title, description, again, onAgain, compact = false, children }: ReceivedProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Mounted only by a sent form, never at hydration: taking focus here follows the visitor's own action.
   useEffect(() => heading.current?.focus(), []);
@@ -30,6 +32,7 @@ export function Received({ idPrefix, title, description, again, onAgain, compact
             {title}
           </h2>
           <p className="mt-2 text-muted">{description}</p>
+          {children}
         </div>
       </div>
       {again && (

@@ -12,6 +12,7 @@ export const islands = {
   QuoteForm: () => import('./QuoteForm'),
   ContactForm: () => import('./ContactForm'),
   CoiForm: () => import('./CoiForm'),
+  OptOutForm: () => import('./OptOutForm'),
 } satisfies Record<string, Loader>;
 
 export type IslandName = keyof typeof islands;

@@ -3,13 +3,17 @@
 // src/leads/mod.rs).
 import { t } from '@i18n/pages';
 import { markers, quoteForm, type FormId } from '@contract';
-import { content } from '../content';
+import { content, page } from '../content';
 import CoiForm from '../islands/CoiForm';
 import ContactForm from '../islands/ContactForm';
+import OptOutForm from '../islands/OptOutForm';
 import QuoteForm from '../islands/QuoteForm';
+import { pages } from '../links';
 import { Icon } from '../ui/Icon';
+import type { OptOutCopy } from './OptOut';
 
-export function FormCorrection({ form }: { form: FormId }) {
+/** A lead form's, or the opt-out form's (not a lead form, so not a `FormId`): its correction page is made the same way. */
+export function FormCorrection({ form }: { form: FormId | 'optOut' }) {
   return (
     <section aria-labelledby="correction-title" className="bg-mist py-14 md:py-20">
       <div className="container-site max-w-3xl">
@@ -22,9 +26,11 @@ export function FormCorrection({ form }: { form: FormId }) {
         </p>
         <div className="mt-8">
           {form === 'quote' ? (
-            <QuoteForm idPrefix={quoteForm.correctionIdPrefix} variant="full" heading={t('Your Quote Request')} consentText={content.forms.consent_text} insuranceOptions={content.forms.insurance_types} template />
+            <QuoteForm idPrefix={quoteForm.correctionIdPrefix} variant="full" heading={t('Your Quote Request')} consentText={content.forms.consent_text} consentLink={{ words: content.forms.opt_out_link, href: pages.optOut.href }} insuranceOptions={content.forms.insurance_types} template />
           ) : form === 'coi' ? (
             <CoiForm template />
+          ) : form === 'optOut' ? (
+            <OptOutForm received={page<OptOutCopy>('opt-out').received} privacyHref={pages.privacy.href} template />
           ) : (
             <ContactForm template />
           )}

@@ -106,6 +106,17 @@ const table: Record<string, string> = {
   "Certificate request received": "Solicitud de certificado recibida",
   "Request another certificate": "Solicitar otro certificado",
 
+  // OptOutForm: the opt-out request and what happens next.
+  "Opt-out request recorded": "Solicitud de baja registrada",
+  "Stop another number or address": "Dar de baja otro número o dirección",
+  "Your Opt-Out Request": "Su solicitud de baja",
+  "The number or address to stop contacting": "El número o la dirección a los que no debemos contactar",
+  "Give the phone number, the e-mail address, or both.": "Indique el número de teléfono, el correo electrónico o ambos.",
+  "Phone Number": "Número de teléfono",
+  "Note": "Nota",
+  "Stop contacting me": "Dejen de contactarme",
+  "What happens next": "Qué pasa ahora",
+
   // BlogExplorer and the post cards.
   "Search articles": "Buscar artículos",
   "Search articles...": "Buscar artículos...",
