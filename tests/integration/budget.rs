@@ -252,6 +252,7 @@ fn every_page_stays_within_the_byte_budget_of_its_kind() {
         "/",
         "/get-quote",
         "/contact",
+        "/opt-out",
         "/products/dump-truck-insurance",
         "/blog",
     ] {

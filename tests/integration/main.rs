@@ -27,6 +27,7 @@ mod links;
 mod migration;
 mod notify;
 mod operations;
+mod optout_pages;
 mod pages;
 mod replica;
 mod site;

@@ -312,7 +312,12 @@ fn every_title_and_description_fits_a_search_result() {
         answers.push((path.clone(), page(&client, &path)));
     }
     // The pages the server answers with: thank-you pages, the not-found pages, a form's corrections.
-    for path in ["/get-quote/thank-you", "/contact/thank-you"] {
+    for path in [
+        "/get-quote/thank-you",
+        "/contact/thank-you",
+        "/opt-out/received",
+        "/es/opt-out/received",
+    ] {
         answers.push((path.to_string(), page(&client, path)));
     }
     for path in ["/no-such-page", "/blog/no-such-post"] {

@@ -52,6 +52,7 @@ fn the_spanish_error_pages_are_embedded_in_spanish() {
         "es/_forms/contact.html",
         "es/_forms/coi.html",
         "es/_forms/details.html",
+        "es/_forms/opt-out.html",
     ] {
         assert!(is_spanish(&spanish_file(name)), "{name} is not in Spanish");
     }
