@@ -8,7 +8,8 @@
 // - 2.4.11 focus not obscured: Tab through a product page with every focused element on screen and below the sticky
 //   header; after a quote on a phone, no toast over the field being filled in;
 // - 3.3.1 the consent error: beside the box, tied to it, with focus on it; gone once consent is given;
-// - 2.2.1 toasts: an error stays until dismissed, a success stays while hovered or focused (a paused fake clock);
+// - 2.2.1 toasts: an error stays until dismissed, a success stays while hovered or focused (a paused fake clock); a
+//   press on a button beside a toast is a click on it (focus is scrolled clear of a toast only when not pressed);
 // - 2.4.3 after a sent form: focus on something (not <body>, not a disabled button), and a lasting confirmation on
 //   the page, not only in a toast;
 // - 2.2.2 the road animation: a pause button that stops the canvas, and no motion under reduced motion;
@@ -249,6 +250,33 @@ test.describe('toasts (2.2.1)', () => {
     await page.keyboard.press('Enter');
     await expect(toast).toHaveCount(0);
     await expect(consent, 'focus is back on the consent box').toBeFocused();
+  });
+
+  // 2.4.11's scroll (a field focused under a toast is scrolled clear of it) must not move the page between a press and
+  // its release: the click would land below what was pressed, here the form's padding, and nothing would be sent.
+  test("a press on a button whose lower edge is under an error toast's band is a click on it", async ({ page }, info) => {
+    await open(page, '/get-quote', 200);
+    const { form, field, consent, submit } = quoteForm(page, 'page-quote');
+    await formHydrated(form);
+    await fillQuote(page, 'page-quote', uniqueEmail(info, 'wcag-press-by-toast'), { consent: false });
+    await pastTooFast(page);
+    await submit.click();
+    const toast = page.getByRole('alert').locator('.toast');
+    await expect(toast).toBeVisible();
+    // Consent given and a name the server refuses: the press that sends the form is answered 422, and nothing is kept.
+    await consent.check();
+    await field('name').fill('Route 66 Haulers');
+    // The button's lower 20 px level with the toast, the point pressed 4 px above the toast's top.
+    const toastTop = (await toast.boundingBox())!.y;
+    const before = (await submit.boundingBox())!;
+    await page.evaluate((by) => window.scrollBy({ top: by, behavior: 'instant' }), before.y + before.height - 20 - toastTop);
+    const button = (await submit.boundingBox())!;
+    const point = { x: button.x + 16, y: toastTop - 4 };
+    const onButton = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button[type="submit"]') !== null, point);
+    expect(onButton, 'the point pressed is on the button, in sight').toBe(true);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/leads/quote') && r.request().method() === 'POST');
+    await page.mouse.click(point.x, point.y);
+    expect((await answered).status(), 'the press sent the form').toBe(422);
   });
 
   test('a success toast stays on screen while hovered, and while focused', async ({ page }, info) => {

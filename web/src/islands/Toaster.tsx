@@ -3,7 +3,8 @@
 // or assertively for errors. Nothing vanishes before it is read (WCAG 2.2.1): an error stays until dismissed or
 // replaced; a success (whose news also stays on the page, in the form's place: ./Received) closes after a few
 // seconds, but never while the pointer is on it or focus is in it. And it never hides what has focus (2.4.11):
-// while one is shown the page can scroll past it, and a field focused under it is scrolled clear of it.
+// while one is shown the page can scroll past it, and a field focused under it (by Tab or a script, not by a press,
+// which must stay on what it pressed) is scrolled clear of it.
 import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -65,9 +66,23 @@ export default function Toaster() {
     keepRoom();
     const resized = new ResizeObserver(keepRoom);
     resized.observe(toast);
+    // A press (mouse, pen or finger) focuses what it is on before its release: scrolling then would move the page
+    // under the pointer, and the click would land on whatever came there (a submit button's press would submit
+    // nothing). What is being pressed is in sight, so focus is scrolled clear only when it comes another way (Tab, a
+    // script). A press lasts until its click, or until it is given up (a drag away, or a key pressed instead).
+    let pressing = false;
+    const pressed = () => (pressing = true);
+    const released = () => (pressing = false);
+    const pressEvents = [
+      ['pointerdown', pressed],
+      ['click', released],
+      ['pointercancel', released],
+      ['keydown', released],
+    ] as const;
+    for (const [name, listener] of pressEvents) document.addEventListener(name, listener, true);
     const clearFocused = (event: FocusEvent) => {
       const focused = event.target;
-      if (!(focused instanceof Element) || toast.contains(focused)) return;
+      if (pressing || !(focused instanceof Element) || toast.contains(focused)) return;
       const box = focused.getBoundingClientRect();
       const toastTop = toast.getBoundingClientRect().top;
       if (box.bottom + CLEARANCE_PX <= toastTop || box.top >= toast.getBoundingClientRect().bottom) return;
@@ -81,6 +96,7 @@ export default function Toaster() {
     return () => {
       resized.disconnect();
       document.removeEventListener('focusin', clearFocused);
+      for (const [name, listener] of pressEvents) document.removeEventListener(name, listener, true);
       body.style.paddingBottom = '';
     };
   }, [current]);
