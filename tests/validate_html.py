@@ -40,6 +40,9 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
     contact_errors = {"name": "B", "email": "b@", "subject": "Hi", "message": "short"}
     coi_errors = {"name": "C", "email": "c@", "insured_name": "<b>", "certificate_holder": "", "holder_address": "x",
                   "additional_insured": "on", "needed_by": "2001-01-01", "notes": "& \"more\""}
+    # The opt-out form (issue 25): both left empty, or a number that is none.
+    optout_empty = {"phone": "", "email": "", "note": "<b>stop</b> & \"now\""}
+    optout_bad_phone = {"phone": "555-01<00>", "email": "e@example.com", "note": ""}
     # A stored quote's thank-you page, whose details form the server fills with the quote's token (after the 303).
     good_quote = {"name": "Dana Ruiz", "email": "dana@example.com", "insurance_type": "cargo", "vehicle_count": "2",
                   "consent": "true"}
@@ -55,6 +58,8 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
         "answers/quote-with-errors.html": fetch(f"{base}/api/leads/quote", quote_errors),
         "answers/quote-typed-letters.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "vehicle_count": "two"}),
         "answers/contact-with-errors.html": fetch(f"{base}/api/leads/contact", contact_errors),
+        "answers/optout-empty.html": fetch(f"{base}/api/opt-out", optout_empty),
+        "answers/optout-bad-phone.html": fetch(f"{base}/api/opt-out", optout_bad_phone),
         "answers/quote-unreadable.html": fetch(f"{base}/api/leads/quote", raw=b"name=%ZZ&\xff\xfe"),
         "answers/not-found.html": fetch(f"{base}/no-such-page"),
         "answers/blog-not-found.html": fetch(f"{base}/blog/no-such-post"),
@@ -62,6 +67,7 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
         "answers/es/quote-with-errors.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "locale": "es"}),
         "answers/es/contact-with-errors.html": fetch(f"{base}/api/leads/contact", {**contact_errors, "locale": "es"}),
         "answers/es/coi-with-errors.html": fetch(f"{base}/api/leads/coi", {**coi_errors, "locale": "es"}),
+        "answers/es/optout-empty.html": fetch(f"{base}/api/opt-out", {**optout_empty, "locale": "es"}),
         "answers/es/quote-details-offer.html": fetch(f"{base}/api/leads/quote", {**good_quote, "locale": "es",
                                                                                  "email": "rosa@example.com"}),
         "answers/es/not-found.html": fetch(f"{base}/es/no-such-page"),
@@ -76,6 +82,8 @@ EXPECTED_ANSWERS = {
     "answers/contact-with-errors.html": (422, "Please correct the fields marked below."),
     "answers/quote-unreadable.html": (400, "Your browser sent something we could not read."),
     "answers/coi-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/optout-empty.html": (422, "Please enter the phone number or the email address to stop contacting"),
+    "answers/optout-bad-phone.html": (422, "Please enter a valid US phone number"),
     "answers/quote-details-offer.html": (200, "Speed up your quote"),
     "answers/details-with-errors.html": (422, "Please correct the fields marked below."),
     "answers/details-unknown-token.html": (404, "We could not find the quote request"),
@@ -84,6 +92,7 @@ EXPECTED_ANSWERS = {
     "answers/es/quote-with-errors.html": (422, "Corrija los campos marcados abajo."),
     "answers/es/contact-with-errors.html": (422, "Corrija los campos marcados abajo."),
     "answers/es/coi-with-errors.html": (422, "Corrija los campos marcados abajo."),
+    "answers/es/optout-empty.html": (422, "Escriba el número de teléfono o el correo electrónico"),
     "answers/es/quote-details-offer.html": (200, '<html lang="es">'),
     "answers/es/not-found.html": (404, "Página no encontrada"),
     "answers/es/blog-not-found.html": (404, "Artículo no encontrado"),

@@ -1,5 +1,6 @@
-// Shared by the browser tests of the forms: the leads stored under an address (read back with the real CLI), an
-// address no other test uses, and the waits a form needs before a person's submission is taken.
+// Shared by the browser tests of the forms: the leads and opt-outs stored under an address (read back with the real
+// CLI), an address and a phone number no other test uses, and the waits a form needs before a person's submission is
+// taken.
 import { execFileSync } from 'node:child_process';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { database } from '../playwright.config';
@@ -33,4 +34,32 @@ export async function formHydrated(form: Locator) {
       message: 'React has hydrated the form',
     })
     .toBe(true);
+}
+
+/** An opt-out as `truckins optout list --format json` writes it (the fields these tests look at). */
+export interface StoredOptOut {
+  email: string | null;
+  /** E.164, `+12145550199`. */
+  phone: string | null;
+  channel: string;
+  created_at: string;
+  page_url: string | null;
+  note: string | null;
+}
+
+/** The stored opt-outs with this e-mail address, read back with the real CLI (`optout list`). */
+export function optOutsFor(email: string): StoredOptOut[] {
+  const json = execFileSync(binary, ['optout', 'list', '--format', 'json', '--database', database], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(json) as StoredOptOut[]).filter((optOut) => optOut.email === email);
+}
+
+/** A US number no other test (or run) is likely to use, as a person types it, and as the server stores it. */
+export function uniquePhone(): { typed: string; e164: string } {
+  // The area code and the exchange start with 2-9, as the server requires; 9 million numbers to draw from.
+  const exchange = 200 + Math.floor(Math.random() * 800);
+  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
+  return { typed: `(555) ${exchange}-${line}`, e164: `+1555${exchange}${line}` };
 }
