@@ -39,7 +39,8 @@ fn notify_the_agency_by_email_and_signed_webhook() {
         "+15552100142",
         "1234567",
         "Hot Shot",
-        "2026-11-01",
+        // The consent's version, as content/forms.toml states it today.
+        truckins::leads::CONSENT_VERSION.trim(),
         "By checking this box",
         "127.0.0.1",
         "https://www.example.com/products/hot-shot-insurance",
