@@ -1,5 +1,6 @@
-// Every page in the sitemap (both languages) and the not-found pages, at both sizes, in one visit each: it answers
-// with its status, hydrates its islands with no console errors, and passes an axe scan (WCAG 2.1 A and AA).
+// Every page in the sitemap (both languages), the pages a plain form post lands on, and the not-found pages, at both
+// sizes, in one visit each: it answers with its status, hydrates its islands with no console errors, and passes an
+// axe scan (WCAG 2.1 A and AA).
 // The pages are split into parts, one test each, so that the suite's workers share them. axe is the suite's slowest
 // step, so it scans every English page at desktop size, and one page of each kind (the home page, each page of its
 // own, one product, the blog and one post, a not-found page) in Spanish and at phone size: the others are the same
@@ -9,6 +10,8 @@ import { expect, test } from '@playwright/test';
 import { hydrated, sitePaths, watchConsole } from './helpers';
 
 const NOT_FOUND = ['/no-such-page', '/blog/no-such-post', '/es/no-such-page', '/es/blog/no-such-post'];
+/** Pages out of the sitemap that a visitor lands on after a plain form post (the opt-out's in both languages). */
+const LANDINGS = ['/get-quote/thank-you', '/contact/thank-you', '/certificate-request/thank-you', '/opt-out/received', '/es/opt-out/received'];
 const PARTS = 6;
 
 /** A page's kind: its template, whatever the language and whichever product or post. */
@@ -27,7 +30,7 @@ function onePerKind(paths: string[]): string[] {
 
 for (let part = 0; part < PARTS; part++) {
   test(`every page, part ${part + 1} of ${PARTS}: hydrates with no console errors and passes axe`, async ({ page }, info) => {
-    const listed = [...(await sitePaths(page)), ...NOT_FOUND];
+    const listed = [...(await sitePaths(page)), ...LANDINGS, ...NOT_FOUND];
     const phone = info.project.name === 'phone';
     const all = phone ? onePerKind(listed) : listed;
     const scanned = new Set(phone ? all : [...listed.filter((path) => !isSpanish(path)), ...onePerKind(listed.filter(isSpanish))]);
