@@ -9,7 +9,7 @@ use rocket::figment::Figment;
 use truckins::config;
 use truckins::consent::{NewRevocation, Revocation, revocations};
 use truckins::leads::export::{neutralise, printable, us_phone};
-use truckins::leads::store::{self, Via};
+use truckins::leads::store::Via;
 use truckins::leads::validate;
 use truckins::notify::Outbox;
 
@@ -136,15 +136,8 @@ fn add(
         via,
         ..NewRevocation::default()
     };
-    let revocation = store::write(&pool, |transaction| {
-        Ok(revocations::record(
-            transaction,
-            &new,
-            &store::now(),
-            &channels,
-        )?)
-    })
-    .map_err(|e| format!("the opt-out was not recorded: {e}"))?;
+    let revocation = revocations::store(&pool, &new, &channels)
+        .map_err(|e| format!("the opt-out was not recorded: {e}"))?;
     let connection = pool.get().map_err(|e| e.to_string())?;
     let leads = matching(&connection, &revocation).map_err(|e| e.to_string())?;
     println!(

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::leads::store::{Lead, Source, Via};
+use crate::leads::store::{self, DbPool, Lead, Source, StoreError, Via};
 use crate::notify::{Channel, outbox};
 
 /// One stored revocation.
@@ -118,6 +118,17 @@ pub fn record(
     })?;
     outbox::enqueue_opt_out(transaction, &payload, channels)?;
     Ok(revocation)
+}
+
+/// [`record`]s `new` now, in a write of its own, committed into the file at the configured path.
+pub fn store(
+    pool: &DbPool,
+    new: &NewRevocation,
+    channels: &[Channel],
+) -> Result<Revocation, StoreError> {
+    store::write(pool, |transaction| {
+        Ok(record(transaction, new, &store::now(), channels)?)
+    })
 }
 
 /// The leads not erased whose e-mail or phone is `email` or `phone`, newest first.

@@ -7,7 +7,7 @@ use contract::forms::HONEYPOT_FIELD;
 
 use super::pipeline::{Verdict, is_too_fast, not_stored};
 use super::routes::{Leads, Visit};
-use super::store::{self, Via};
+use super::store::Via;
 use super::validate::{self, RawFields};
 use crate::consent::{NewRevocation, revocations};
 
@@ -39,17 +39,9 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     };
     let pool = leads.pool.clone();
     let channels = leads.outbox.channels().to_vec();
-    let stored = rocket::tokio::task::spawn_blocking(move || {
-        store::write(&pool, |transaction| {
-            Ok(revocations::record(
-                transaction,
-                &new,
-                &store::now(),
-                &channels,
-            )?)
-        })
-    })
-    .await;
+    let stored =
+        rocket::tokio::task::spawn_blocking(move || revocations::store(&pool, &new, &channels))
+            .await;
     match stored {
         Ok(Ok(revocation)) => {
             rocket::warn!(

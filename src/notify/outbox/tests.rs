@@ -180,6 +180,30 @@ fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The quote the measurements below store, one per thread and number.
+fn measured_lead(thread: usize, n: usize, consent: &str) -> Lead {
+    Lead {
+        source: Source::Quote,
+        status: Status::New,
+        created_at: store::now(),
+        name: "Maria Lopez".into(),
+        email: "maria@lopezhauling.example".into(),
+        phone: Some("+15550102030".into()),
+        company: Some("Lopez Hauling LLC".into()),
+        insurance_type: Some("hotshot".into()),
+        vehicle_count: Some(2),
+        consent_given: true,
+        consent_text: Some(consent.to_string()),
+        consent_version: Some("2026-11-26".into()),
+        consent_at: Some(store::now()),
+        ip: Some("127.0.0.1".into()),
+        user_agent: Some("Mozilla/5.0 (X11; Linux x86_64) bench".into()),
+        page_url: Some("/get-quote".into()),
+        submission_id: Some(format!("{thread:04}-{n:012}")),
+        ..Lead::default()
+    }
+}
+
 /// What a lead's deliveries add to storing it, measured on the store alone (no HTTP, no sending): 16 threads
 /// (`OUTBOX_THREADS`) submit quotes like the benchmark's through the group commit, with the agency's e-mail and
 /// webhook queued in the lead's transaction and without. Prints leads/s, the process's CPU and the bytes it wrote per
@@ -224,26 +248,7 @@ fn outbox_cost_per_lead() {
                 let (pool, consent) = (pool.clone(), consent.clone());
                 scope.spawn(move || {
                     for n in 0..PER_THREAD {
-                        let lead = Lead {
-                            source: Source::Quote,
-                            status: Status::New,
-                            created_at: store::now(),
-                            name: "Maria Lopez".into(),
-                            email: "maria@lopezhauling.example".into(),
-                            phone: Some("+1 555 010 2030".into()),
-                            company: Some("Lopez Hauling LLC".into()),
-                            insurance_type: Some("hot-shot".into()),
-                            vehicle_count: Some(2),
-                            consent_given: true,
-                            consent_text: Some(consent.clone()),
-                            consent_version: Some("2026-11-01".into()),
-                            consent_at: Some(store::now()),
-                            ip: Some("127.0.0.1".into()),
-                            user_agent: Some("Mozilla/5.0 (X11; Linux x86_64) bench".into()),
-                            page_url: Some("/get-quote".into()),
-                            submission_id: Some(format!("{thread:04}-{n:012}")),
-                            ..Lead::default()
-                        };
+                        let lead = measured_lead(thread, n, &consent);
                         let token = store::details::new_token().unwrap();
                         store::insert_with(
                             &pool,
@@ -332,26 +337,7 @@ fn secure_delete_cost_per_lead() {
                 let (pool, consent) = (pool.clone(), consent.clone());
                 scope.spawn(move || {
                     for n in 0..PER_THREAD {
-                        let lead = Lead {
-                            source: Source::Quote,
-                            status: Status::New,
-                            created_at: store::now(),
-                            name: "Maria Lopez".into(),
-                            email: "maria@lopezhauling.example".into(),
-                            phone: Some("+15550102030".into()),
-                            company: Some("Lopez Hauling LLC".into()),
-                            insurance_type: Some("hotshot".into()),
-                            vehicle_count: Some(2),
-                            consent_given: true,
-                            consent_text: Some(consent.clone()),
-                            consent_version: Some("2026-11-26".into()),
-                            consent_at: Some(store::now()),
-                            ip: Some("127.0.0.1".into()),
-                            user_agent: Some("Mozilla/5.0 (X11; Linux x86_64) bench".into()),
-                            page_url: Some("/get-quote".into()),
-                            submission_id: Some(format!("{thread:04}-{n:012}")),
-                            ..Lead::default()
-                        };
+                        let lead = measured_lead(thread, n, &consent);
                         store::insert_with(
                             &pool,
                             &lead,
