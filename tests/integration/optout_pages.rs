@@ -4,31 +4,10 @@
 //! the correction page's template, the footer's link, and the quote form's consent whose words naming the page link
 //! to it while staying, word for word, the text a lead stores. (The endpoint itself is tested with the server.)
 
-use rocket::http::Status;
-use rocket::local::blocking::Client;
 use truckins::site::SiteFiles;
 
 use crate::common;
-
-fn page(client: &Client, path: &str) -> String {
-    let response = client.get(path.to_string()).dispatch();
-    assert_eq!(response.status(), Status::Ok, "{path}");
-    response.into_string().unwrap()
-}
-
-fn content_toml(file: &str) -> toml::Table {
-    let path = format!("{}/content/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap().parse().unwrap()
-}
-
-/// Text as React writes it into HTML.
-fn html_text(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#x27;")
-}
+use crate::pages::{content_toml, html_text, page};
 
 /// What a person reads of some HTML: the text without its tags.
 fn without_tags(html: &str) -> String {

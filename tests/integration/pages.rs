@@ -7,19 +7,19 @@ use rocket::local::blocking::Client;
 
 use crate::common;
 
-fn page(client: &Client, path: &str) -> String {
+pub(crate) fn page(client: &Client, path: &str) -> String {
     let response = client.get(path.to_string()).dispatch();
     assert_eq!(response.status(), Status::Ok, "{path}");
     response.into_string().unwrap()
 }
 
-fn content_toml(file: &str) -> toml::Table {
+pub(crate) fn content_toml(file: &str) -> toml::Table {
     let path = format!("{}/content/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap().parse().unwrap()
 }
 
 /// Text as React writes it into HTML.
-fn html_text(text: &str) -> String {
+pub(crate) fn html_text(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -92,6 +92,18 @@ pub fn enqueue_details(
     lead_id: i64,
     channels: &[Channel],
 ) -> rusqlite::Result<()> {
+    enqueue_agency_news(transaction, Kind::Details, Some(lead_id), None, channels)
+}
+
+/// Writes news for the agency (`kind`, about `lead_id` or carrying `payload`) on each of `channels` that reaches
+/// the agency (e-mail, webhook; never the visitor's confirmation), due now.
+fn enqueue_agency_news(
+    transaction: &rusqlite::Transaction<'_>,
+    kind: Kind,
+    lead_id: Option<i64>,
+    payload: Option<&str>,
+    channels: &[Channel],
+) -> rusqlite::Result<()> {
     let now = now_ms();
     let created_at = store::now();
     for &channel in channels {
@@ -99,9 +111,9 @@ pub fn enqueue_details(
             continue;
         }
         transaction.execute(
-            "INSERT INTO deliveries (key, lead_id, kind, channel, created_at, created_ms, queued_ms, \
-             next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-            params![new_key(), lead_id, Kind::Details.as_str(), channel.as_str(), created_at, now],
+            "INSERT INTO deliveries (key, lead_id, kind, channel, payload, created_at, created_ms, queued_ms, \
+             next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?7)",
+            params![new_key(), lead_id, kind.as_str(), channel.as_str(), payload, created_at, now],
         )?;
     }
     Ok(())
@@ -128,19 +140,7 @@ pub fn enqueue_opt_out(
     payload: &str,
     channels: &[Channel],
 ) -> rusqlite::Result<()> {
-    let now = now_ms();
-    let created_at = store::now();
-    for &channel in channels {
-        if channel == Channel::Autoreply {
-            continue;
-        }
-        transaction.execute(
-            "INSERT INTO deliveries (key, kind, channel, payload, created_at, created_ms, queued_ms, next_attempt_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-            params![new_key(), Kind::OptOut.as_str(), channel.as_str(), payload, created_at, now],
-        )?;
-    }
-    Ok(())
+    enqueue_agency_news(transaction, Kind::OptOut, None, Some(payload), channels)
 }
 
 /// What a due delivery carries.
