@@ -90,6 +90,8 @@ stored_words! {
         Quoted = "quoted",
         Won = "won",
         Lost = "lost",
+        /// Not a lead the agency can serve (issue 26: the e-mail's "Not a fit").
+        NotAFit = "not_a_fit",
     }
 }
 
@@ -164,7 +166,7 @@ mod tests {
         }
         assert_eq!(
             "Won".parse::<Status>(),
-            Err("\"Won\" is not a status: one of new, contacted, quoted, won, lost".into())
+            Err("\"Won\" is not a status: one of new, contacted, quoted, won, lost, not_a_fit".into())
         );
         assert!("".parse::<Source>().is_err());
         for locale in Locale::ALL {

@@ -26,6 +26,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("migrations/0010_deliveries_cheaper_checks.sql"),
     ),
     (11, include_str!("migrations/0011_consent.sql")),
+    (12, include_str!("migrations/0012_status.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
