@@ -16,7 +16,9 @@ COPY . .
 RUN cargo build --release --locked
 
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin truckins \
+# tzdata: the slim image has no /usr/share/zoneinfo, where the `time_zone` setting (America/Chicago) is looked up.
+RUN apt-get update && apt-get install -y --no-install-recommends tzdata && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin truckins \
  && mkdir -p /data && chown truckins:truckins /data
 COPY --from=build /src/target/release/truckins /usr/local/bin/truckins
 USER truckins

@@ -75,6 +75,11 @@ fn main() {
     ] {
         write_file(&out_dir.join(name), text.as_bytes());
     }
+    // The agency's business hours, for speed-to-lead and reminders (src/hours.rs documents the format).
+    write_file(
+        &out_dir.join("hours.txt"),
+        business_hours(&content.site.hours).as_bytes(),
+    );
     let content_json = out_dir.join("content.json");
     let json = content::to_json(&content);
     write_file(&content_json, json.as_bytes());
@@ -123,6 +128,54 @@ fn main() {
             ),
         "building the web app (web/scripts/build.mjs)",
     );
+}
+
+/// The `[[hours]]` of content/site.toml as the lines src/hours.rs reads: `Monday 08:00 18:00` for each opening of a
+/// day (in the week's order), `Sunday closed` for a day without one; `closes = "00:00"` is midnight, written `24:00`.
+/// The content crate has checked the days' names and the times' form; an opening that closes before it opens (over
+/// midnight) is not one the counting understands, so it stops the build here.
+fn business_hours(hours: &[content::Hours]) -> String {
+    const DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    let mut text = String::from(
+        "# The agency's business hours, from content/site.toml (written by build.rs, read by src/hours.rs).\n",
+    );
+    for day in DAYS {
+        let mut openings: Vec<(String, String)> = hours
+            .iter()
+            .filter(|entry| entry.days.iter().any(|named| named == day))
+            .filter_map(|entry| Some((entry.opens.clone()?, entry.closes.clone()?)))
+            .map(|(opens, closes)| {
+                let closes = if closes == "00:00" {
+                    "24:00".to_string()
+                } else {
+                    closes
+                };
+                (opens, closes)
+            })
+            .collect();
+        openings.sort();
+        if let Some((opens, closes)) = openings.iter().find(|(opens, closes)| closes <= opens) {
+            stop(&[format!(
+                "content/site.toml: hours of {day}: opens {opens} and closes {closes}; give a closing time after the \
+                 opening (00:00 for midnight), or split hours past midnight over two days"
+            )]);
+        }
+        if openings.is_empty() {
+            text.push_str(&format!("{day} closed\n"));
+        }
+        for (opens, closes) in openings {
+            text.push_str(&format!("{day} {opens} {closes}\n"));
+        }
+    }
+    text
 }
 
 /// Stops the build listing the content's problems.

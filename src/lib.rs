@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod consent;
 pub mod errors;
+pub mod hours;
 pub mod leads;
 pub mod notify;
 pub mod ops;

@@ -27,6 +27,13 @@ fn main() -> ExitCode {
         }
     };
     let figment = cli::figment(cli.database);
+    // The agency's time zone becomes the process's (`TZ`) before any command runs, so that every local time (the
+    // business hours, the agency's day) is in it. Here and nowhere later: setting the environment while another
+    // thread may read it is undefined behaviour, and Rocket's runtime, the pool and the workers all start below.
+    if let Err(message) = apply_time_zone(&figment) {
+        eprintln!("truckins: {message}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command.unwrap_or_default() {
         Command::Serve(args) => cli::serve::run(args, figment),
         Command::Leads(command) => cli::leads::run(command, &figment),
@@ -44,5 +51,14 @@ fn main() -> ExitCode {
             eprintln!("truckins: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The `time_zone` setting, if set, made the process's (src/hours.rs checks it). A value of another type is left to
+/// the command's own reading of the settings, which names it with the rest.
+fn apply_time_zone(figment: &rocket::figment::Figment) -> Result<(), String> {
+    match figment.extract_inner::<Option<String>>("time_zone") {
+        Ok(Some(name)) => truckins::hours::use_time_zone(&name),
+        Ok(None) | Err(_) => Ok(()),
     }
 }

@@ -74,6 +74,14 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
             format!("lead_retention_days = {days} (older leads and opt-outs erased once a day)")
         }
     });
+    lines.push(match &settings.time_zone {
+        Some(name) => format!("time_zone = {name}"),
+        None => format!("time_zone = the server's ({})", crate::hours::zone_name()),
+    });
+    lines.push(match settings.remind_after_minutes {
+        0 => "remind_after_minutes = 0 (no reminders)".to_string(),
+        minutes => format!("remind_after_minutes = {minutes} business minutes"),
+    });
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
             "test_clock = {} (TESTS ONLY: the time is read from this file)",

@@ -98,6 +98,14 @@ pub struct Settings {
     /// (src/consent/retention.rs). The default, 1,825, is the TCPA's four-year limitation period and a year; `0`
     /// keeps them until erased by hand (`truckins leads forget`).
     pub lead_retention_days: u32,
+    /// The agency's time zone, an IANA name such as `America/Chicago` (a file under /usr/share/zoneinfo, or
+    /// `$TZDIR`); unset, the server's local zone (`TZ`, else /etc/localtime). The business hours of
+    /// content/site.toml are in it (speed-to-lead, reminders), and so is the agency's day. `main` applies it to the
+    /// whole process before anything else runs (src/hours.rs).
+    pub time_zone: Option<String>,
+    /// Minutes of business hours a lead may stay `new` before the agency gets one reminder e-mail about it; `0`
+    /// sends none.
+    pub remind_after_minutes: u32,
     /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
     /// (see [`crate::clock`]). Never set in production.
     pub test_clock: Option<PathBuf>,
@@ -156,6 +164,8 @@ impl std::fmt::Debug for Settings {
             .field("replica_acknowledge", &self.replica_acknowledge)
             .field("replica_wait", &self.replica_wait)
             .field("lead_retention_days", &self.lead_retention_days)
+            .field("time_zone", &self.time_zone)
+            .field("remind_after_minutes", &self.remind_after_minutes)
             .field("test_clock", &self.test_clock)
             .finish()
     }
@@ -194,6 +204,8 @@ impl Default for Settings {
             replica_acknowledge: false,
             replica_wait: 5.0,
             lead_retention_days: 1825,
+            time_zone: None,
+            remind_after_minutes: 60,
             test_clock: None,
         }
     }
@@ -209,7 +221,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 29] = [
+pub const KEYS: [&str; 31] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -238,6 +250,8 @@ pub const KEYS: [&str; 29] = [
     "replica_acknowledge",
     "replica_wait",
     "lead_retention_days",
+    "time_zone",
+    "remind_after_minutes",
     "test_clock",
 ];
 
@@ -374,6 +388,9 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
              `request_body_timeout`, `max_connections` and `max_connections_per_ip` must be at least 1"
                 .into(),
         );
+    }
+    if let Some(name) = &settings.time_zone {
+        crate::hours::check_time_zone(name)?;
     }
     crate::notify::check(&settings)?;
     crate::replica::check(&settings)?;

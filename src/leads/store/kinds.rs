@@ -166,7 +166,10 @@ mod tests {
         }
         assert_eq!(
             "Won".parse::<Status>(),
-            Err("\"Won\" is not a status: one of new, contacted, quoted, won, lost, not_a_fit".into())
+            Err(
+                "\"Won\" is not a status: one of new, contacted, quoted, won, lost, not_a_fit"
+                    .into()
+            )
         );
         assert!("".parse::<Source>().is_err());
         for locale in Locale::ALL {
