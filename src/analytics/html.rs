@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::render::percent;
+use super::render::{funnel_cells, percent, speed_cells};
 use super::report::Report;
 use crate::leads::escape_html as escape;
 
@@ -157,6 +157,68 @@ pub fn page(report: &Report) -> String {
             ]
         }),
     );
+    let speed = &report.speed;
+    let _ = writeln!(
+        out,
+        "<h2>Speed to lead</h2>\n<p>Business minutes from a lead to its first status beyond new, counted in the \
+         agency's hours ({}; {}). One business day is {} minutes. The shares are of all the leads: a lead still new \
+         is not answered.</p>",
+        escape(&speed.business_hours),
+        escape(&speed.time_zone),
+        speed.business_day_minutes
+    );
+    table_more(
+        speed.sources.len(),
+        &mut out,
+        &[
+            "Source",
+            "Leads",
+            "Answered",
+            "Still new",
+            "Median minutes",
+            "Within 5 min",
+            "Within 1 hour",
+            "Within 1 business day",
+        ],
+        std::iter::once(("All sources", &speed.overall))
+            .chain(
+                speed
+                    .sources
+                    .iter()
+                    .take(TOP)
+                    .map(|row| (row.source.as_str(), &row.figures)),
+            )
+            .map(|(name, figures)| [vec![escape(name)], speed_cells(figures)].concat()),
+    );
+    let funnel_headings =
+        |first: &'static str| [first, "Visitors", "Leads", "Contacted", "Quoted", "Won"];
+    out.push_str(
+        "<h2>Funnel by source</h2>\n<p>The leads made in these days, as far as they got: contacted (answered), \
+         quoted (or won), won.</p>\n",
+    );
+    table_more(
+        report.funnel.sources.len(),
+        &mut out,
+        &funnel_headings("Source"),
+        report
+            .funnel
+            .sources
+            .iter()
+            .take(TOP)
+            .map(|row| [vec![escape(&row.source)], funnel_cells(&row.counts)].concat()),
+    );
+    out.push_str("<h2>Funnel by campaign</h2>\n");
+    table_more(
+        report.funnel.campaigns.len(),
+        &mut out,
+        &funnel_headings("Campaign"),
+        report
+            .funnel
+            .campaigns
+            .iter()
+            .take(TOP)
+            .map(|row| [vec![escape(&row.campaign)], funnel_cells(&row.counts)].concat()),
+    );
     out.push_str("<h2>Devices</h2>\n");
     table(
         &mut out,
@@ -285,6 +347,8 @@ mod tests {
             campaigns,
             devices: Vec::new(),
             days: Vec::new(),
+            speed: Default::default(),
+            funnel: Default::default(),
         };
         let page = super::page(&report);
         assert!(page.contains("campaign-09") && !page.contains("campaign-10"));

@@ -1,9 +1,10 @@
 //! The report as text: aligned tables for the terminal, and JSON for programs (its top-level names are the
-//! report's: `totals`, `pages`, `sources`, `campaigns`, `devices`, `days`). The HTML file is [`super::html`].
+//! report's: `totals`, `pages`, `sources`, `campaigns`, `devices`, `days`, `speed`, `funnel`; README, "What the
+//! site earns", lists them). The HTML file is [`super::html`].
 
 use std::fmt::Write;
 
-use super::report::Report;
+use super::report::{FunnelCounts, Report, SpeedFigures};
 
 /// The report as pretty JSON, ending with a line break.
 pub fn json(report: &Report) -> String {
@@ -15,6 +16,51 @@ pub fn json(report: &Report) -> String {
 /// A rate as a percentage with one decimal, `-` without visitors.
 pub fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "-".to_string(), |rate| format!("{:.1}%", rate * 100.0))
+}
+
+/// A median of minutes as people read it: `30`, `24.5`, `-` without one.
+pub fn minutes(median: Option<f64>) -> String {
+    median.map_or_else(|| "-".to_string(), |minutes| format!("{minutes}"))
+}
+
+/// The speed to lead's column headings in the table.
+const SPEED_HEADINGS: [&str; 8] = [
+    "source",
+    "leads",
+    "answered",
+    "untouched",
+    "median",
+    "in 5 min",
+    "in 1 h",
+    "in 1 day",
+];
+
+/// The cells of one row of speed figures after its name: leads, answered, untouched, median minutes, and the
+/// shares within 5 minutes, 1 hour and 1 business day.
+pub fn speed_cells(figures: &SpeedFigures) -> Vec<String> {
+    vec![
+        figures.leads.to_string(),
+        figures.answered.to_string(),
+        figures.untouched.to_string(),
+        minutes(figures.median_minutes),
+        percent(figures.share_within_5_minutes),
+        percent(figures.share_within_60_minutes),
+        percent(figures.share_within_1_business_day),
+    ]
+}
+
+/// The cells of one funnel row after its name: visitors, leads, contacted, quoted, won.
+pub fn funnel_cells(counts: &FunnelCounts) -> Vec<String> {
+    [
+        counts.visitors,
+        counts.leads,
+        counts.contacted,
+        counts.quoted,
+        counts.won,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect()
 }
 
 /// The report as tables for a terminal.
@@ -89,6 +135,53 @@ pub fn table(report: &Report) -> String {
             ]
         }),
     );
+    let speed = &report.speed;
+    let _ = write!(
+        out,
+        "\nSpeed to lead: business minutes from a lead to its first status beyond new\n\
+         ({}; a business day is {} minutes)",
+        speed.time_zone, speed.business_day_minutes
+    );
+    section(
+        &mut out,
+        "",
+        &SPEED_HEADINGS,
+        std::iter::once((String::from("all"), &speed.overall))
+            .chain(
+                speed
+                    .sources
+                    .iter()
+                    .map(|row| (row.source.clone(), &row.figures)),
+            )
+            .map(|(name, figures)| [vec![name], speed_cells(figures)].concat()),
+    );
+    section(
+        &mut out,
+        "Funnel by source",
+        &["source", "visitors", "leads", "contacted", "quoted", "won"],
+        report
+            .funnel
+            .sources
+            .iter()
+            .map(|row| [vec![row.source.clone()], funnel_cells(&row.counts)].concat()),
+    );
+    section(
+        &mut out,
+        "Funnel by campaign",
+        &[
+            "campaign",
+            "visitors",
+            "leads",
+            "contacted",
+            "quoted",
+            "won",
+        ],
+        report
+            .funnel
+            .campaigns
+            .iter()
+            .map(|row| [vec![row.campaign.clone()], funnel_cells(&row.counts)].concat()),
+    );
     section(
         &mut out,
         "Days",
@@ -105,7 +198,8 @@ pub fn table(report: &Report) -> String {
     out
 }
 
-/// A titled table: the first column left-aligned, the others (numbers) right-aligned; `(none)` when empty.
+/// A titled table (an empty title: the line before is its title): the first column left-aligned, the others
+/// (numbers) right-aligned; `(none)` when empty.
 fn section(
     out: &mut String,
     title: &str,
@@ -113,7 +207,12 @@ fn section(
     rows: impl Iterator<Item = Vec<String>>,
 ) {
     let rows: Vec<Vec<String>> = rows.collect();
-    let _ = writeln!(out, "\n{title}");
+    match title {
+        "" => out.push('\n'),
+        title => {
+            let _ = writeln!(out, "\n{title}");
+        }
+    }
     if rows.is_empty() {
         let _ = writeln!(out, "  (none)");
         return;

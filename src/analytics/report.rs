@@ -5,15 +5,22 @@
 //! Visitors are counted per day (the salt changes every day), so over a range a person who came on three days is
 //! three visitors. A lead's source is its `utm_source`, else the host of the other site its visit came from, else
 //! `direct`, as for visits; its page is the path of its landing page (else of the page it was sent from).
+//!
+//! What became of the leads made in the range, by the status history (`status_changes`, migration 0012) and their
+//! status now: the speed to lead ([`Speed`]: business minutes, src/hours.rs, from a lead to the first change of
+//! its status away from `new`) and the funnel ([`Funnel`]: visitors, leads, contacted, quoted, won), by source
+//! and by campaign.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use time::{Date, Duration};
+use time::format_description::well_known::Rfc3339;
+use time::{Date, Duration, OffsetDateTime};
 
 use super::classify::{self, Device};
 use super::store::{self, Count, Dimension, day_text};
-use crate::leads::store::{Connection, DbPool, Source as Form, StoreError};
+use crate::hours::{self, WeekHours};
+use crate::leads::store::{Connection, DbPool, Source as Form, Status, StoreError};
 
 /// The days counted, both included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +59,8 @@ pub struct Report {
     pub campaigns: Vec<CampaignRow>,
     pub devices: Vec<DeviceRow>,
     pub days: Vec<DayRow>,
+    pub speed: Speed,
+    pub funnel: Funnel,
 }
 
 #[derive(Debug, Serialize)]
@@ -108,9 +117,98 @@ pub struct DayRow {
     pub leads: i64,
 }
 
+/// Speed to lead: how soon the agency took up the leads made in the range, in business minutes (src/hours.rs: the
+/// hours of content/site.toml in the `time_zone` setting's zone), from the lead's `created_at` to the earliest
+/// `changed_at` of its status changes away from `new` (by a status link or `truckins leads status`).
+#[derive(Debug, Default, Serialize)]
+pub struct Speed {
+    /// The zone the business hours are in: the `time_zone` setting, else the server's.
+    pub time_zone: String,
+    /// The business hours counted, e.g. `Monday 08:00-18:00, ..., Sunday closed`.
+    pub business_hours: String,
+    /// One business day in minutes: the most any one day of the week is open (600 for 08:00 to 18:00; 1,440
+    /// without business hours). A lead at 10:00 on a Tuesday is taken up within one business day by 10:00 on
+    /// Wednesday; one made on a Sunday, by Monday's closing.
+    pub business_day_minutes: i64,
+    /// Every lead made in the range.
+    pub overall: SpeedFigures,
+    /// The same per source (as in `sources`), each source with leads, most leads first.
+    pub sources: Vec<SourceSpeed>,
+}
+
+/// The speed figures of a set of leads. The shares are of all its leads (a lead still `new` counts as not taken
+/// up), to 4 decimals, `null` without leads.
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+pub struct SpeedFigures {
+    pub leads: i64,
+    /// Leads whose status changed away from `new` (with the time it did).
+    pub answered: i64,
+    /// Leads whose status is `new` now.
+    pub untouched: i64,
+    /// The median of the answered leads' business minutes (the mean of the middle two for an even number);
+    /// `null` without answered leads.
+    pub median_minutes: Option<f64>,
+    /// Answered leads within 5 business minutes (a started minute counts whole: 5 min 1 s is 6).
+    pub within_5_minutes: i64,
+    pub within_60_minutes: i64,
+    /// Answered within `business_day_minutes`.
+    pub within_1_business_day: i64,
+    pub share_within_5_minutes: Option<f64>,
+    pub share_within_60_minutes: Option<f64>,
+    pub share_within_1_business_day: Option<f64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceSpeed {
+    pub source: String,
+    #[serde(flatten)]
+    pub figures: SpeedFigures,
+}
+
+/// What the visits and leads of each source and campaign became: the leads made in the range, as their history
+/// and their status say now.
+#[derive(Debug, Default, Serialize)]
+pub struct Funnel {
+    /// Every source with visitors or leads, in the order of `sources`.
+    pub sources: Vec<SourceFunnel>,
+    /// Every campaign with visitors or leads, in the order of `campaigns`.
+    pub campaigns: Vec<CampaignFunnel>,
+}
+
+/// One row of the funnel, each figure a count of people or leads.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FunnelCounts {
+    pub visitors: i64,
+    pub leads: i64,
+    /// Leads that ever left `new` (a change away from it, or another status now).
+    pub contacted: i64,
+    /// Leads that were ever `quoted`, or are `won`.
+    pub quoted: i64,
+    /// Leads that are `won` now.
+    pub won: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceFunnel {
+    pub source: String,
+    #[serde(flatten)]
+    pub counts: FunnelCounts,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CampaignFunnel {
+    pub campaign: String,
+    #[serde(flatten)]
+    pub counts: FunnelCounts,
+}
+
 /// A lead as the report sees it.
 struct LeadSeen {
+    id: i64,
     form: Form,
+    status: Status,
+    /// `created_at`, read; `None` only for a value no release writes.
+    created: Option<OffsetDateTime>,
     day: String,
     landing: Option<String>,
     source: String,
@@ -206,30 +304,68 @@ pub fn build(pool: &DbPool, range: Range) -> Result<Report, StoreError> {
         .collect();
     pages.sort_by(|a, b| (b.pageviews, b.leads, &a.path).cmp(&(a.pageviews, a.leads, &b.path)));
 
-    let sources = joined(
+    let source_rows = joined(
         per_value(counts(&store::SOURCE)?),
         tally(&|lead| Some(lead.source.clone())),
-    )
-    .into_iter()
-    .map(|(source, visitors, leads)| SourceRow {
-        source,
-        visitors,
-        leads,
-        conversion_rate: rate(leads, visitors),
-    })
-    .collect();
-    let campaigns = joined(
+    );
+    let campaign_rows = joined(
         per_value(counts(&store::CAMPAIGN)?),
         tally(&|lead| (!lead.campaign.is_empty()).then(|| lead.campaign.clone())),
-    )
-    .into_iter()
-    .map(|(campaign, visitors, leads)| CampaignRow {
-        campaign,
-        visitors,
-        leads,
-        conversion_rate: rate(leads, visitors),
-    })
-    .collect();
+    );
+    let history = history_of(&connection, range)?;
+    let outcomes: Vec<(&LeadSeen, Outcome)> = leads
+        .iter()
+        .map(|lead| (lead, Outcome::of(lead, history.get(&lead.id))))
+        .collect();
+    let funnel_of = |visitors: i64, key: &dyn Fn(&LeadSeen) -> bool| {
+        let mut counts = FunnelCounts {
+            visitors,
+            ..FunnelCounts::default()
+        };
+        for (_, outcome) in outcomes.iter().filter(|(lead, _)| key(lead)) {
+            counts.leads += 1;
+            counts.contacted += i64::from(outcome.contacted);
+            counts.quoted += i64::from(outcome.quoted);
+            counts.won += i64::from(outcome.won);
+        }
+        counts
+    };
+    let funnel = Funnel {
+        sources: source_rows
+            .iter()
+            .map(|(source, visitors, _)| SourceFunnel {
+                source: source.clone(),
+                counts: funnel_of(*visitors, &|lead| lead.source == *source),
+            })
+            .collect(),
+        campaigns: campaign_rows
+            .iter()
+            .map(|(campaign, visitors, _)| CampaignFunnel {
+                campaign: campaign.clone(),
+                counts: funnel_of(*visitors, &|lead| lead.campaign == *campaign),
+            })
+            .collect(),
+    };
+    let speed = speed(&outcomes, WeekHours::built().business_day_minutes());
+
+    let sources = source_rows
+        .into_iter()
+        .map(|(source, visitors, leads)| SourceRow {
+            source,
+            visitors,
+            leads,
+            conversion_rate: rate(leads, visitors),
+        })
+        .collect();
+    let campaigns = campaign_rows
+        .into_iter()
+        .map(|(campaign, visitors, leads)| CampaignRow {
+            campaign,
+            visitors,
+            leads,
+            conversion_rate: rate(leads, visitors),
+        })
+        .collect();
 
     let device_counts = per_value(counts(&store::DEVICE)?);
     let device_leads = tally(&|lead| Some(lead.device.as_str().to_string()));
@@ -259,7 +395,133 @@ pub fn build(pool: &DbPool, range: Range) -> Result<Report, StoreError> {
         campaigns,
         devices,
         days,
+        speed,
+        funnel,
     })
+}
+
+/// What became of one lead.
+struct Outcome {
+    /// Business minutes to its first change away from `new`, when there is one.
+    minutes: Option<i64>,
+    untouched: bool,
+    contacted: bool,
+    quoted: bool,
+    won: bool,
+}
+
+impl Outcome {
+    fn of(lead: &LeadSeen, history: Option<&History>) -> Outcome {
+        let first_answer = history.and_then(|history| history.left_new);
+        let ever_quoted = history.is_some_and(|history| history.quoted);
+        Outcome {
+            minutes: lead
+                .created
+                .zip(first_answer)
+                .map(|(created, answered)| hours::business_minutes_between(created, answered)),
+            untouched: lead.status == Status::New,
+            contacted: lead.status != Status::New || first_answer.is_some(),
+            quoted: ever_quoted || matches!(lead.status, Status::Quoted | Status::Won),
+            won: lead.status == Status::Won,
+        }
+    }
+}
+
+/// The speed to lead of the leads' `outcomes`, overall and per source.
+fn speed(outcomes: &[(&LeadSeen, Outcome)], business_day_minutes: i64) -> Speed {
+    let figures = |source: Option<&str>| {
+        let mut figures = SpeedFigures::default();
+        let mut minutes: Vec<i64> = Vec::new();
+        for (lead, outcome) in outcomes {
+            if source.is_some_and(|source| lead.source != source) {
+                continue;
+            }
+            figures.leads += 1;
+            figures.untouched += i64::from(outcome.untouched);
+            if let Some(taken) = outcome.minutes {
+                minutes.push(taken);
+                figures.within_5_minutes += i64::from(taken <= 5);
+                figures.within_60_minutes += i64::from(taken <= 60);
+                figures.within_1_business_day += i64::from(taken <= business_day_minutes);
+            }
+        }
+        figures.answered = minutes.len() as i64;
+        figures.median_minutes = median(&mut minutes);
+        figures.share_within_5_minutes = rate(figures.within_5_minutes, figures.leads);
+        figures.share_within_60_minutes = rate(figures.within_60_minutes, figures.leads);
+        figures.share_within_1_business_day = rate(figures.within_1_business_day, figures.leads);
+        figures
+    };
+    let mut names: Vec<&str> = outcomes
+        .iter()
+        .map(|(lead, _)| lead.source.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut sources: Vec<SourceSpeed> = names
+        .into_iter()
+        .map(|source| SourceSpeed {
+            source: source.to_string(),
+            figures: figures(Some(source)),
+        })
+        .collect();
+    sources.sort_by(|a, b| (b.figures.leads, &a.source).cmp(&(a.figures.leads, &b.source)));
+    Speed {
+        time_zone: hours::zone_name(),
+        business_hours: WeekHours::built().describe(),
+        business_day_minutes,
+        overall: figures(None),
+        sources,
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even number); `None` without any.
+fn median(values: &mut [i64]) -> Option<f64> {
+    values.sort_unstable();
+    let middle = values.len() / 2;
+    match values.len() {
+        0 => None,
+        length if length % 2 == 1 => Some(values[middle] as f64),
+        _ => Some((values[middle - 1] + values[middle]) as f64 / 2.0),
+    }
+}
+
+/// What the status history says of one lead.
+#[derive(Default)]
+struct History {
+    /// The earliest change away from `new`.
+    left_new: Option<OffsetDateTime>,
+    /// Whether it was ever changed to `quoted`.
+    quoted: bool,
+}
+
+/// The status history of the leads made in `range`, by lead. Times are compared parsed: RFC 3339 texts of one second
+/// with and without fractions do not sort as their times do.
+fn history_of(connection: &Connection, range: Range) -> Result<HashMap<i64, History>, StoreError> {
+    let after = range.until.next_day().unwrap_or(range.until);
+    let mut statement = connection.prepare(
+        "SELECT c.lead_id, c.from_status, c.to_status, c.changed_at FROM status_changes c \
+         JOIN leads l ON l.id = c.lead_id WHERE l.created_at >= ?1 AND l.created_at < ?2",
+    )?;
+    let mut rows = statement.query([day_text(range.since), day_text(after)])?;
+    let mut history: HashMap<i64, History> = HashMap::new();
+    while let Some(row) = rows.next()? {
+        let lead: i64 = row.get(0)?;
+        let (from, to, changed_at): (String, String, String) =
+            (row.get(1)?, row.get(2)?, row.get(3)?);
+        let entry = history.entry(lead).or_default();
+        entry.quoted |= to == Status::Quoted.as_str();
+        if from == Status::New.as_str()
+            && let Ok(changed) = OffsetDateTime::parse(&changed_at, &Rfc3339)
+        {
+            entry.left_new = Some(
+                entry
+                    .left_new
+                    .map_or(changed, |earliest| earliest.min(changed)),
+            );
+        }
+    }
+    Ok(history)
 }
 
 /// Visitors and leads per name, for every name with either, most visitors first (then most leads, then by name).
@@ -286,8 +548,8 @@ fn joined(
 fn leads_in(connection: &Connection, range: Range) -> Result<Vec<LeadSeen>, StoreError> {
     let after = range.until.next_day().unwrap_or(range.until);
     let mut statement = connection.prepare(
-        "SELECT source, created_at, landing_page, page_url, referrer, utm_source, utm_campaign, user_agent \
-         FROM leads WHERE created_at >= ?1 AND created_at < ?2",
+        "SELECT source, created_at, landing_page, page_url, referrer, utm_source, utm_campaign, user_agent, id, \
+         status FROM leads WHERE created_at >= ?1 AND created_at < ?2",
     )?;
     let rows = statement.query_map([day_text(range.since), day_text(after)], |row| {
         let text = |index: usize| row.get::<_, Option<String>>(index);
@@ -312,7 +574,10 @@ fn leads_in(connection: &Connection, range: Range) -> Result<Vec<LeadSeen>, Stor
             (true, None) => "direct".to_string(),
         };
         Ok(LeadSeen {
+            id: row.get(8)?,
             form,
+            status: row.get(9)?,
+            created: OffsetDateTime::parse(&created_at, &Rfc3339).ok(),
             day: created_at.chars().take(10).collect(),
             landing: landing_page
                 .as_deref()

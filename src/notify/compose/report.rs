@@ -129,6 +129,71 @@ mod tests {
     }
 
     #[test]
+    fn the_e_mail_carries_the_speed_to_lead_and_the_funnel() {
+        use crate::analytics::report::{
+            CampaignFunnel, FunnelCounts, SourceFunnel, SourceSpeed, SpeedFigures,
+        };
+        let mut report = Report {
+            totals: totals(10, 2),
+            pages: Vec::new(),
+            sources: Vec::new(),
+            campaigns: Vec::new(),
+            devices: Vec::new(),
+            days: Vec::new(),
+            speed: Default::default(),
+            funnel: Default::default(),
+        };
+        let figures = SpeedFigures {
+            leads: 2,
+            answered: 1,
+            untouched: 1,
+            median_minutes: Some(30.0),
+            within_5_minutes: 0,
+            within_60_minutes: 1,
+            within_1_business_day: 1,
+            share_within_5_minutes: Some(0.0),
+            share_within_60_minutes: Some(0.5),
+            share_within_1_business_day: Some(0.5),
+        };
+        report.speed.time_zone = "America/Chicago".into();
+        report.speed.business_day_minutes = 600;
+        report.speed.overall = figures.clone();
+        report.speed.sources.push(SourceSpeed {
+            source: "tagged-source".into(),
+            figures,
+        });
+        let counts = FunnelCounts {
+            visitors: 10,
+            leads: 2,
+            contacted: 1,
+            quoted: 1,
+            won: 1,
+        };
+        report.funnel.sources.push(SourceFunnel {
+            source: "tagged-source".into(),
+            counts,
+        });
+        report.funnel.campaigns.push(CampaignFunnel {
+            campaign: "a-campaign".into(),
+            counts,
+        });
+        let mail = ReportMail::new(&report, &["owner@agency.example".into()]);
+        for part in [&mail.text, &mail.html] {
+            for words in [
+                "Speed to lead",
+                "America/Chicago",
+                "tagged-source",
+                "Funnel by source",
+                "Funnel by campaign",
+                "a-campaign",
+                "50.0%",
+            ] {
+                assert!(part.contains(words), "{words} in {part}");
+            }
+        }
+    }
+
+    #[test]
     fn a_queued_report_becomes_its_e_mail_with_both_parts_to_each_recipient() {
         let mail = ReportMail {
             subject: subject(&totals(20, 2)),
