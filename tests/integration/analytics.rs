@@ -58,7 +58,7 @@ fn page(http: &mut Http, target: &str, ip: &str, agent: &str, referer: Option<&s
 
 /// Moves the server's test clock: the file is replaced whole (written beside it, then renamed over it), so the
 /// server never reads a half-written time.
-fn set_day(clock: &Path, time: &str) {
+pub(super) fn set_day(clock: &Path, time: &str) {
     let partial = sibling(clock, ".partial");
     std::fs::write(&partial, time).unwrap();
     std::fs::rename(&partial, clock).unwrap();
@@ -263,7 +263,16 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
     names.sort();
     assert_eq!(
         names,
-        ["campaigns", "days", "devices", "pages", "sources", "totals"]
+        [
+            "campaigns",
+            "days",
+            "devices",
+            "funnel",
+            "pages",
+            "sources",
+            "speed",
+            "totals"
+        ]
     );
     let totals = &report["totals"];
     assert_eq!(
@@ -469,7 +478,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Runs the Nu Html Checker on `file` as `tests/run.sh` does (errors only), failing the test on any message.
-fn nu_html_checker(file: &Path) {
+pub(super) fn nu_html_checker(file: &Path) {
     let jar =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("web/node_modules/vnu-jar/build/dist/vnu.jar");
     assert!(

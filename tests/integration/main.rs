@@ -30,5 +30,6 @@ mod operations;
 mod optout_pages;
 mod pages;
 mod replica;
+mod report_speed;
 mod site;
 mod spanish;
