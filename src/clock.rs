@@ -104,6 +104,50 @@ pub fn local_date(now: OffsetDateTime) -> Date {
     }
 }
 
+/// `now` in the server's local time zone (the agency's: `time_zone`), with the zone's abbreviation ("CST"), for
+/// the times people read (the status links' pages, `truckins leads show`). Worked out by `localtime_r` like
+/// [`local_date`]; UTC when the C library cannot say.
+pub fn local_time(now: OffsetDateTime) -> (OffsetDateTime, String) {
+    let seconds = libc::time_t::try_from(now.unix_timestamp()).unwrap_or_default();
+    // SAFETY: `tm` is plain data that localtime_r fills in; both pointers are valid for the call. `tm_zone` points
+    // at the C library's own static text of the zone's name, read before any other call can change it.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let local = unsafe { libc::localtime_r(&seconds, &mut tm) };
+    if local.is_null() {
+        return (now, "UTC".to_string());
+    }
+    let zone = if tm.tm_zone.is_null() {
+        String::new()
+    } else {
+        unsafe { std::ffi::CStr::from_ptr(tm.tm_zone) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let offset = i32::try_from(tm.tm_gmtoff)
+        .ok()
+        .and_then(|seconds| UtcOffset::from_whole_seconds(seconds).ok())
+        .unwrap_or(UtcOffset::UTC);
+    (now.to_offset(offset), zone)
+}
+
+/// RFC 3339 text (a stored time) as people read it in the agency's time zone: `Thu, Nov 26, 2026, 2:05 PM CST`;
+/// the text itself when it is not a time.
+pub fn readable(stored: &str) -> String {
+    let Ok(time) = OffsetDateTime::parse(stored, &Rfc3339) else {
+        return stored.to_string();
+    };
+    let (local, zone) = local_time(time);
+    let format = time::macros::format_description!(
+        "[weekday repr:short], [month repr:short] [day padding:none], [year], [hour repr:12 padding:none]:[minute] [period]"
+    );
+    let text = local.format(&format).unwrap_or_else(|_| stored.to_string());
+    if zone.is_empty() {
+        text
+    } else {
+        format!("{text} {zone}")
+    }
+}
+
 /// The current time as RFC 3339 UTC text, e.g. `2026-11-22T08:15:00.123Z`.
 pub fn now() -> String {
     let mut text = Vec::with_capacity(32);

@@ -19,6 +19,7 @@ pub mod replica;
 pub mod security;
 pub mod server;
 pub mod site;
+pub mod status;
 
 use rocket::fairing::AdHoc;
 use rocket::figment::Figment;
@@ -62,6 +63,7 @@ pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
         .attach(log.clone())
         .manage(settings)
         .attach(leads::stage())
+        .attach(status::routes::stage())
         .attach(carriers::stage())
         .attach(ops::stage())
         .attach(site::stage())

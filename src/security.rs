@@ -63,7 +63,13 @@ impl Fairing for SecurityHeaders {
 
     async fn on_response<'r>(&self, _: &'r Request<'_>, response: &mut Response<'r>) {
         for (name, value) in headers(self.hsts) {
-            response.set_raw_header(name, value);
+            // A page with a stricter policy of its own keeps it (the status links': their own stylesheet, no
+            // Referer at all).
+            let own = matches!(name, "Content-Security-Policy" | "Referrer-Policy")
+                && response.headers().contains(name);
+            if !own {
+                response.set_raw_header(name, value);
+            }
         }
     }
 }

@@ -41,7 +41,13 @@ pub enum LeadsCommand {
         #[arg(long, value_enum)]
         status: Option<store::Status>,
     },
-    /// Move a lead to another status: new, contacted, quoted, won or lost.
+    /// Show one lead: every field, its status history (when and how each change was made) and its notifications.
+    Show {
+        /// The lead's id (the first column of `leads list`).
+        id: i64,
+    },
+    /// Move a lead to another status: new, contacted, quoted, won, lost or not_a_fit (kept in its history, and told
+    /// to the webhook as a `lead.status` event).
     Status {
         /// The lead's id (the first column of `leads list`).
         id: i64,
@@ -192,12 +198,48 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             )
         }
         LeadsCommand::Status { id, status } => {
-            if store::set_status(&pool, id, status).map_err(|e| e.to_string())? {
-                println!("lead {id} is now {status}");
-                Ok(())
-            } else {
-                Err(format!("no lead has id {id}"))
+            let settings = truckins::config::load(figment)?;
+            let channels = truckins::notify::Outbox::new(&settings).channels().to_vec();
+            let connection = pool.get().map_err(|e| e.to_string())?;
+            let outcome = truckins::status::change(
+                &connection,
+                id,
+                status,
+                store::ChangedBy::Cli,
+                None,
+                &channels,
+            )
+            .map_err(|e| e.to_string())?;
+            match outcome {
+                truckins::status::Outcome::Changed { from, .. } => {
+                    println!("lead {id} is now {status} (was {from})");
+                    if channels.contains(&truckins::notify::Channel::Webhook) {
+                        println!(
+                            "the webhook gets a lead.status event (the running server sends it)"
+                        );
+                    }
+                    Ok(())
+                }
+                truckins::status::Outcome::Already { .. }
+                | truckins::status::Outcome::LinkUsed { .. } => {
+                    println!("lead {id} is already {status}: nothing changed");
+                    Ok(())
+                }
+                truckins::status::Outcome::NoLead => Err(format!("no lead has id {id}")),
             }
+        }
+        LeadsCommand::Show { id } => {
+            let connection = pool.get().map_err(|e| e.to_string())?;
+            let Some(lead) = store::get(&connection, id).map_err(|e| e.to_string())? else {
+                return Err(format!("no lead has id {id}"));
+            };
+            let history = truckins::status::history(&connection, id).map_err(|e| e.to_string())?;
+            let deliveries = outbox::of_lead(&connection, id).map_err(|e| e.to_string())?;
+            let standing = consent::standings(&connection, std::slice::from_ref(&lead))
+                .map_err(|e| e.to_string())?
+                .pop()
+                .unwrap_or_default();
+            written_unless_closed(show(&lead, &standing, &history, &deliveries), "the lead")
         }
     }
 }
@@ -273,6 +315,93 @@ pub(super) fn written_unless_closed(result: std::io::Result<()>, what: &str) -> 
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         result => result.map_err(|e| format!("cannot write {what}: {e}")),
     }
+}
+
+/// `leads show`: the lead's fields (as the agency's e-mail groups them), its history and its deliveries.
+fn show(
+    lead: &store::Lead,
+    standing: &Standing,
+    history: &[truckins::status::Change],
+    deliveries: &[outbox::Listed],
+) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let plain = |text: &str| export::printable(text).replace('\t', " ");
+    writeln!(
+        out,
+        "Lead #{}: {} ({}), {}\nstatus: {}",
+        lead.id,
+        plain(&lead.name),
+        lead.source,
+        truckins::clock::readable(&lead.created_at),
+        lead.status
+    )?;
+    if let Some(note) = truckins::notify::compose::standing_note(standing) {
+        writeln!(out, "{note}")?;
+    }
+    if let Some(at) = &lead.erased_at {
+        writeln!(out, "ERASED on {at}: its personal fields are gone")?;
+    }
+    for (title, rows) in truckins::notify::compose::sections(lead) {
+        writeln!(out, "\n{title}")?;
+        for (label, value) in rows {
+            let mut lines = plain(&value)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+                .into_iter();
+            writeln!(
+                out,
+                "  {:<16} {}",
+                format!("{label}:"),
+                lines.next().unwrap_or_default()
+            )?;
+            for line in lines {
+                writeln!(out, "  {:<16} {line}", "")?;
+            }
+        }
+    }
+    writeln!(out, "\nHistory")?;
+    writeln!(
+        out,
+        "  {}  received ({})",
+        truckins::clock::readable(&lead.created_at),
+        lead.source
+    )?;
+    for change in history {
+        let how = match change.via {
+            store::ChangedBy::Link => "by a link in the agency's e-mail",
+            store::ChangedBy::Cli => "by truckins leads status",
+        };
+        writeln!(
+            out,
+            "  {}  {} -> {}  {how}",
+            truckins::clock::readable(&change.at),
+            change.from,
+            change.to
+        )?;
+    }
+    writeln!(out, "\nNotifications")?;
+    if deliveries.is_empty() {
+        writeln!(out, "  (none)")?;
+    }
+    for delivery in deliveries {
+        writeln!(
+            out,
+            "  #{:<5} {:<9} {:<9} {:<8} attempts {:<3} queued {}{}",
+            delivery.id,
+            delivery.kind,
+            delivery.channel,
+            delivery.state,
+            delivery.attempts,
+            truckins::clock::readable(&delivery.created_at),
+            delivery
+                .last_error
+                .as_deref()
+                .map(|error| format!("  last error: {}", clip(error, 80)))
+                .unwrap_or_default()
+        )?;
+    }
+    out.flush()
 }
 
 /// `leads list`: one line a lead, newest first.

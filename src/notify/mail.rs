@@ -27,6 +27,8 @@ pub struct Mailer {
     relay: Relay,
     from: Mailbox,
     to: Vec<Mailbox>,
+    /// Signs the status links of the agency's e-mail about a lead (src/status); without it, the e-mail has none.
+    links: Option<crate::status::links::Signer>,
 }
 
 impl Mailer {
@@ -85,7 +87,28 @@ impl Mailer {
             relay,
             from,
             to,
+            links: None,
         }))
+    }
+
+    /// The same mailer, with the status links signed by `links` in the agency's e-mail about a lead.
+    pub fn with_links(mut self, links: Option<crate::status::links::Signer>) -> Mailer {
+        self.links = links;
+        self
+    }
+
+    /// The status links of the agency's e-mail about `lead`: each next status, valid for 30 days from now.
+    fn actions(
+        &self,
+        lead: &crate::leads::store::Lead,
+    ) -> Vec<(crate::leads::store::Status, String)> {
+        let Some(signer) = &self.links else {
+            return Vec::new();
+        };
+        let now = crate::clock::now_utc();
+        crate::status::next_statuses(lead.status)
+            .map(|status| (status, signer.link(lead.id, status, now)))
+            .collect()
     }
 
     /// One attempt of an e-mail delivery (the agency's, the owner's report, or the visitor's confirmation).
@@ -95,13 +118,28 @@ impl Mailer {
             (About::OptOut(payload), _) => {
                 compose::optout::message(payload, &due.key, &self.from, &self.to)
             }
+            // Status changes go to the webhook alone (the table's CHECK); never picked up by an e-mail lane.
+            (About::Status(..), _) => {
+                return Outcome::Failed("a status change is not sent by e-mail".into());
+            }
             (About::Lead(lead), Channel::Autoreply) => {
                 compose::autoreply_message(lead, &due.key, &self.from)
+            }
+            // A reminder about a lead someone worked since it was queued is not sent: it would remind of nothing.
+            (About::Lead(lead), _)
+                if due.kind == super::Kind::Reminder
+                    && lead.status != crate::leads::store::Status::New =>
+            {
+                return Outcome::Withheld(format!(
+                    "not sent: the lead was marked {} before the reminder went",
+                    lead.status
+                ));
             }
             (About::Lead(lead), _) => compose::agency_message(
                 lead,
                 due.kind,
                 &due.standing,
+                &self.actions(lead),
                 &due.key,
                 &self.from,
                 &self.to,

@@ -72,10 +72,23 @@ pub enum Kind {
     /// A revocation of consent (src/consent): the agency's e-mail and webhook, about no lead, the revocation and the
     /// leads it named stored as the payload (migration 0011).
     OptOut,
+    /// A lead's status changed (src/status): the webhook's `lead.status` event, the change stored as the payload
+    /// (migration 0012).
+    Status,
+    /// A lead still `new` after `remind_after_minutes` of business hours: one more e-mail to the agency, with the
+    /// same status links (migration 0012: at most one per lead).
+    Reminder,
 }
 
 impl Kind {
-    const ALL: [Kind; 4] = [Kind::Lead, Kind::Details, Kind::Report, Kind::OptOut];
+    const ALL: [Kind; 6] = [
+        Kind::Lead,
+        Kind::Details,
+        Kind::Report,
+        Kind::OptOut,
+        Kind::Status,
+        Kind::Reminder,
+    ];
 
     /// As stored in `deliveries.kind`, and the webhook's `event`.
     pub fn as_str(self) -> &'static str {
@@ -84,6 +97,8 @@ impl Kind {
             Kind::Details => "details",
             Kind::Report => "report",
             Kind::OptOut => "opt_out",
+            Kind::Status => "status",
+            Kind::Reminder => "reminder",
         }
     }
 

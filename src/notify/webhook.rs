@@ -91,6 +91,9 @@ impl Webhook {
             super::outbox::About::OptOut(payload) => {
                 compose::optout::webhook_body(payload, &due.key)
             }
+            super::outbox::About::Status(payload, lead) => {
+                compose::status_webhook_body(payload, &due.key, lead, &due.standing)
+            }
             _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead(), &due.standing),
         };
         match self.post(&due.key, body).await {

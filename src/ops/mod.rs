@@ -46,6 +46,10 @@ async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json
     }
     // The off-site copy, when Litestream replicates the database: a replica behind is visible to a monitor but
     // never makes the check fail (leads are still stored here).
+    // The tests' clock time of the reminders' last look (src/status/reminders.rs), when they are on.
+    if let Some(at) = crate::status::reminders::last_look() {
+        body["reminders_checked_at"] = json!(at);
+    }
     if let Some(replica) = leads.replica.health().await {
         body["replica"] = replica;
     }

@@ -84,6 +84,8 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let notifications = crate::notify::Worker::start(client.rocket());
     // Leads and opt-outs past `lead_retention_days` erased, now and once a day (src/consent/retention.rs).
     crate::consent::retention::start(&settings, client.rocket());
+    // A lead still new after `remind_after_minutes` of business hours: one reminder to the agency (src/status).
+    crate::status::reminders::start(&settings, client.rocket());
     let security_headers = crate::security::headers(settings.hsts)
         .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
         .collect();

@@ -112,7 +112,10 @@ pub fn serves(path: &str) -> bool {
     let is_quote_thank_you = contract::locale::Locale::ALL
         .iter()
         .any(|locale| path == locale.page(contract::routes::QUOTE_THANK_YOU));
-    !(is_api(path) || path == "/healthz" || is_quote_thank_you)
+    !(is_api(path)
+        || path == "/healthz"
+        || is_quote_thank_you
+        || path.starts_with(crate::status::links::PREFIX))
 }
 
 /// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.

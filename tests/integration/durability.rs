@@ -654,7 +654,7 @@ fn status_since_output_and_list_commands() {
     drop(pool);
 
     let moved = ok(&database, &["leads", "status", &second.to_string(), "won"]);
-    assert_eq!(moved.trim(), format!("lead {second} is now won"));
+    assert_eq!(moved.trim(), format!("lead {second} is now won (was new)"));
     let won = ok(
         &database,
         &["leads", "export", "--format", "csv", "--status", "won"],

@@ -33,3 +33,4 @@ mod replica;
 mod report_speed;
 mod site;
 mod spanish;
+mod status_links;

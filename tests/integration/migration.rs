@@ -1,7 +1,8 @@
 //! A database made by the version before issue 13 (schema versions 1 to 5, with leads and their deliveries)
 //! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
-//! kind), 0010 (deliveries rebuilt with cheaper CHECKs) and 0011 (deliveries again, with opt-outs and withheld
-//! confirmations) keep every row, id, index, rule and foreign key.
+//! kind), 0010 (deliveries rebuilt with cheaper CHECKs), 0011 (deliveries again, with opt-outs and withheld
+//! confirmations) and 0012 (leads again for `not_a_fit`, deliveries again for status events and reminders, the status
+//! history) keep every row, id, index, rule and foreign key.
 
 use std::path::Path;
 
@@ -120,7 +121,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        11
+        12
     );
     // Migration 0009 (issue 15): the leads from before languages were English.
     assert_eq!(
@@ -134,11 +135,14 @@ fn an_old_database_with_leads_migrates_losslessly() {
     for index in [
         "deliveries_autoreply",
         "deliveries_lead_channel",
+        "deliveries_one_reminder",
         "deliveries_pending",
         "leads_created_at",
         "leads_details_token",
         "leads_status",
         "leads_submission",
+        "status_changes_lead",
+        "status_changes_link",
     ] {
         assert!(indexes.iter().any(|i| i == index), "{index} in {indexes:?}");
     }
@@ -199,6 +203,8 @@ fn an_old_database_with_leads_migrates_losslessly() {
         ("details", "email", "pending"),
         // Migration 0011: a confirmation withheld from an address that opted out.
         ("lead", "autoreply", "withheld"),
+        // Migration 0012: the agency's reminder about a lead.
+        ("reminder", "email", "pending"),
     ] {
         connection
             .execute(
@@ -214,16 +220,22 @@ fn an_old_database_with_leads_migrates_losslessly() {
         ("memo", "email", "pending"),
         // An opt-out's news without its payload.
         ("opt_out", "email", "pending"),
+        // Migration 0012: a second reminder about lead 12, a reminder by webhook, a status event without its change.
+        ("reminder", "email", "pending"),
+        ("reminder", "webhook", "pending"),
+        ("status", "webhook", "pending"),
     ] {
+        let lead = if kind == "reminder" { "12" } else { "3" };
         let refused = connection
             .execute(
                 "INSERT INTO deliveries (key, lead_id, kind, channel, state, created_at, created_ms, queued_ms, \
-                 next_attempt_ms) VALUES ('k', 3, ?1, ?2, ?3, 'x', 1, 1, 1)",
-                [kind, channel, state],
+                 next_attempt_ms) VALUES ('k', ?4, ?1, ?2, ?3, 'x', 1, 1, 1)",
+                [kind, channel, state, lead],
             )
             .expect_err("refused");
         assert!(
-            refused.to_string().contains("CHECK constraint failed"),
+            refused.to_string().contains("CHECK constraint failed")
+                || refused.to_string().contains("UNIQUE constraint failed"),
             "{kind} {channel} {state}: {refused}"
         );
     }
@@ -234,15 +246,36 @@ fn an_old_database_with_leads_migrates_losslessly() {
             [],
         )
         .unwrap();
+    // Migration 0012: a lead may be not a fit, and nothing else new; its history goes with it.
+    connection
+        .execute("UPDATE leads SET status = 'not_a_fit' WHERE id = 3", [])
+        .unwrap();
+    assert!(
+        connection
+            .execute("UPDATE leads SET status = 'maybe' WHERE id = 3", [])
+            .is_err()
+    );
+    connection
+        .execute(
+            "INSERT INTO status_changes (lead_id, from_status, to_status, changed_at, via) \
+             VALUES (3, 'new', 'not_a_fit', 'x', 'cli')",
+            [],
+        )
+        .unwrap();
     connection
         .execute("DELETE FROM leads WHERE id = 3", [])
         .unwrap();
+    assert_eq!(
+        rows(&connection, "SELECT id FROM status_changes").len(),
+        0,
+        "the history goes with its lead"
+    );
     assert_eq!(
         rows(&connection, "SELECT id FROM deliveries WHERE lead_id = 3").len(),
         0,
         "ON DELETE CASCADE kept"
     );
-    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 8);
+    assert_eq!(rows(&connection, "SELECT id FROM deliveries").len(), 9);
     drop(connection);
     drop(pool);
     // Opened again: nothing is applied twice.

@@ -96,6 +96,16 @@ stored_words! {
 }
 
 stored_words! {
+    /// How a lead's status was changed (issue 26, `status_changes.via`): a signed link of the agency's e-mail, or
+    /// `truckins leads status`.
+    ChangedBy {
+        #[default]
+        Link = "link",
+        Cli = "cli",
+    }
+}
+
+stored_words! {
     /// How a revocation of consent reached the agency (issue 25): the site's opt-out form, or one the agency recorded
     /// with `truckins optout add --via`.
     Via {
@@ -105,6 +115,20 @@ stored_words! {
         Text = "text",
         Email = "email",
         Letter = "letter",
+    }
+}
+
+impl Status {
+    /// As the agency's e-mail and pages say it: "Contacted", "Not a fit".
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::New => "New",
+            Status::Contacted => "Contacted",
+            Status::Quoted => "Quoted",
+            Status::Won => "Won",
+            Status::Lost => "Lost",
+            Status::NotAFit => "Not a fit",
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use serde::Serialize;
 pub use crate::clock::now;
 pub use error::StoreError;
 pub use group::Also;
-pub use kinds::{Language, Source, Status, Via};
+pub use kinds::{ChangedBy, Language, Source, Status, Via};
 pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
@@ -293,15 +293,6 @@ pub fn list(pool: &DbPool, filter: &LeadFilter) -> Result<Vec<Lead>, StoreError>
     let rows = statement.query_map(params![filter.since, filter.status, limit], Lead::from_row)?;
 
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Moves a lead to `status`; false when no lead has that id.
-pub fn set_status(pool: &DbPool, id: i64, status: Status) -> Result<bool, StoreError> {
-    let changed = pool.get()?.execute(
-        "UPDATE leads SET status = ?1 WHERE id = ?2",
-        params![status, id],
-    )?;
-    Ok(changed == 1)
 }
 
 #[cfg(test)]

@@ -164,8 +164,10 @@ fn status_and_since_filter_the_list() {
         panic!()
     };
     insert(&pool, &lead(None)).unwrap();
-    assert!(set_status(&pool, id, Status::Won).unwrap());
-    assert!(!set_status(&pool, 9999, Status::Won).unwrap());
+    let connection = pool.get().unwrap();
+    let changed =
+        crate::status::change(&connection, id, Status::Won, ChangedBy::Cli, None, &[]).unwrap();
+    assert!(matches!(changed, crate::status::Outcome::Changed { .. }));
     let won = list(
         &pool,
         &LeadFilter {

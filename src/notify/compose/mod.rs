@@ -127,7 +127,25 @@ fn about(lead: &Lead, kind: Kind) -> String {
     match kind {
         // A report and an opt-out are about no lead and have their own subjects (report.rs, optout.rs); they never
         // come here.
-        Kind::Lead | Kind::Report | Kind::OptOut => subject(lead),
+        Kind::Lead | Kind::Report | Kind::OptOut | Kind::Status => subject(lead),
+        // `Still waiting: Maria Lopez asked for a quote 1 hour ago`.
+        Kind::Reminder => {
+            let asked = match lead.source {
+                Source::Quote => "asked for a quote",
+                Source::Contact => "sent a message",
+                Source::Coi => "asked for a certificate",
+            };
+            let created = time::OffsetDateTime::parse(
+                &lead.created_at,
+                &time::format_description::well_known::Rfc3339,
+            );
+            let ago = created
+                .map(|created| ago(crate::clock::now_utc() - created))
+                .unwrap_or_default();
+            format!("Still waiting: {} {asked} {ago}", one_line(&lead.name))
+                .trim_end()
+                .to_string()
+        }
         // `Quote details: Maria Lopez, Lopez Hauling`: the quote it completes is found by the name and company.
         Kind::Details => {
             let mut parts = vec![one_line(&lead.name)];
@@ -140,6 +158,17 @@ fn about(lead: &Lead, kind: Kind) -> String {
             format!("Quote details: {}", parts.join(", "))
         }
     }
+}
+
+/// How long ago, in the largest whole unit: `45 minutes ago`, `1 hour ago`, `3 days ago`.
+fn ago(elapsed: time::Duration) -> String {
+    let minutes = elapsed.whole_minutes().max(0);
+    let (count, unit) = match minutes {
+        0..60 => (minutes, "minute"),
+        60..2_880 => (minutes / 60, "hour"),
+        _ => (minutes / 1_440, "day"),
+    };
+    format!("{count} {unit}{} ago", if count == 1 { "" } else { "s" })
 }
 
 /// Whether a certificate request is needed the day it was made or the next: the agency's days, so the dates are
@@ -166,7 +195,7 @@ pub fn is_urgent(lead: &Lead) -> bool {
 
 /// The command that moves a lead to its next status.
 pub fn status_command(id: i64) -> String {
-    format!("truckins leads status {id} contacted   (or quoted, won, lost)")
+    format!("truckins leads status {id} contacted   (or quoted, won, lost, not_a_fit)")
 }
 
 /// What the revocations say of the lead (src/consent), first in the agency's e-mail: whether it may be contacted.
@@ -182,13 +211,16 @@ pub fn standing_note(standing: &Standing) -> Option<String> {
     }
 }
 
+/// The status links of the agency's e-mail: each next status with its signed link (src/status).
+pub type Actions = [(crate::leads::store::Status, String)];
+
 /// The plain-text part of the agency's e-mail.
 pub fn agency_text(lead: &Lead, kind: Kind) -> String {
-    agency_text_with(lead, kind, &Standing::default())
+    agency_text_with(lead, kind, &Standing::default(), &[])
 }
 
-/// [`agency_text`], with the lead's standing at the top when it has one.
-pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing) -> String {
+/// [`agency_text`], with the lead's standing at the top when it has one, and its status links.
+pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
     let note = standing_note(standing)
         .map(|note| format!("{note}\n\n"))
         .unwrap_or_default();
@@ -197,6 +229,12 @@ pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing) -> String 
         agency_subject(lead, kind),
         one_line(&lead.name)
     );
+    if !actions.is_empty() {
+        out.push_str("\nMark this lead (each link asks you to confirm):\n");
+        for (status, link) in actions {
+            out.push_str(&format!("  {}: {link}\n", status.label()));
+        }
+    }
     for (title, rows) in sections(lead) {
         out.push_str(&format!(
             "\n{title}\n{}\n",
@@ -219,11 +257,11 @@ pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing) -> String 
 
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
 pub fn agency_html(lead: &Lead, kind: Kind) -> String {
-    agency_html_with(lead, kind, &Standing::default())
+    agency_html_with(lead, kind, &Standing::default(), &[])
 }
 
-/// [`agency_html`], with the lead's standing at the top when it has one.
-pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing) -> String {
+/// [`agency_html`], with the lead's standing at the top when it has one, and its status links as buttons.
+pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
     let note = standing_note(standing)
         .map(|note| format!("<p><strong>{}</strong></p>", escape_html(&note)))
         .unwrap_or_default();
@@ -233,6 +271,18 @@ pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing) -> String 
         escape_html(&agency_subject(lead, kind)),
         escape_html(&one_line(&lead.name))
     );
+    if !actions.is_empty() {
+        out.push_str("<p>Mark this lead (each link asks you to confirm):</p><p>");
+        for (status, link) in actions {
+            out.push_str(&format!(
+                "<a href=\"{}\" style=\"display:inline-block;margin:0 8px 8px 0;padding:8px 14px;border:1px solid #1c1917;\
+                 border-radius:6px;background:#fbbf24;color:#1c1917;font-weight:bold;text-decoration:none\">{}</a>",
+                escape_html(link),
+                status.label()
+            ));
+        }
+        out.push_str("</p>");
+    }
     for (title, rows) in sections(lead) {
         out.push_str(&format!(
             "<h2 style=\"font-size:15px\">{}</h2><table cellpadding=\"4\">",
@@ -289,6 +339,7 @@ pub fn agency_message(
     lead: &Lead,
     kind: Kind,
     standing: &Standing,
+    actions: &Actions,
     key: &str,
     from: &Mailbox,
     to: &[Mailbox],
@@ -309,8 +360,8 @@ pub fn agency_message(
     }
     builder
         .multipart(MultiPart::alternative_plain_html(
-            agency_text_with(lead, kind, standing),
-            agency_html_with(lead, kind, standing),
+            agency_text_with(lead, kind, standing, actions),
+            agency_html_with(lead, kind, standing, actions),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
@@ -334,6 +385,7 @@ pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
 
 /// The webhook's body: the event (`lead`, `details` when a quote's details were added, `test`), the delivery's key
 /// and the lead with every stored field, and its standing (`do_not_contact`, `opted_out_before`: src/consent).
+/// A status change is [`status_webhook_body`].
 pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>, standing: &Standing) -> Vec<u8> {
     let mut value = json!({ "event": event, "delivery": key });
     if let Some(lead) = lead {
@@ -343,6 +395,19 @@ pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>, standing: &Stan
         value["lead"]["do_not_contact"] = json!(standing.do_not_contact);
         value["lead"]["opted_out_before"] = json!(standing.opted_out_before);
     }
+    value.to_string().into_bytes()
+}
+
+/// The webhook's body of a status change: event `lead.status`, the delivery's key, the change (`lead_id`, `from`,
+/// `to`, `changed_at`, `via`) and the lead as it is now, as in [`webhook_body`].
+pub fn status_webhook_body(payload: &str, key: &str, lead: &Lead, standing: &Standing) -> Vec<u8> {
+    let mut value: serde_json::Value = serde_json::from_str(payload).unwrap_or_else(|_| json!({}));
+    let lead_body: serde_json::Value =
+        serde_json::from_slice(&webhook_body("lead.status", key, Some(lead), standing))
+            .unwrap_or_default();
+    value["event"] = json!("lead.status");
+    value["delivery"] = json!(key);
+    value["lead"] = lead_body["lead"].clone();
     value.to_string().into_bytes()
 }
 

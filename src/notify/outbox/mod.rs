@@ -143,10 +143,37 @@ pub fn enqueue_opt_out(
     enqueue_agency_news(transaction, Kind::OptOut, None, Some(payload), channels)
 }
 
+/// Queues the webhook's news of lead `lead_id`'s status change (kind `status`, `payload` the change as JSON) inside
+/// the change's transaction, due now. The webhook alone: the agency made the change, its e-mail needs no news of it.
+pub fn enqueue_status(
+    transaction: &rusqlite::Transaction<'_>,
+    lead_id: i64,
+    payload: &str,
+) -> rusqlite::Result<()> {
+    enqueue_agency_news(
+        transaction,
+        Kind::Status,
+        Some(lead_id),
+        Some(payload),
+        &[Channel::Webhook],
+    )
+}
+
+/// Queues the agency's reminder about lead `lead_id` (kind `reminder`, e-mail), due now, unless it has one already
+/// (one per lead, held by the table's unique index); returns whether it was queued.
+pub fn enqueue_reminder(connection: &Connection, lead_id: i64) -> rusqlite::Result<bool> {
+    let _writer = store::writer();
+    let now = now_ms();
+    let queued = connection.execute(
+        "INSERT OR IGNORE INTO deliveries (key, lead_id, kind, channel, created_at, created_ms, queued_ms, \
+         next_attempt_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+        params![new_key(), lead_id, Kind::Reminder.as_str(), Channel::Email.as_str(), store::now(), now],
+    )?;
+    Ok(queued == 1)
+}
+
 /// What a due delivery carries.
 #[derive(Debug, Clone)]
-// Nearly every delivery is a lead's: boxing it would cost each an allocation to save bytes on the weekly report.
-#[expect(clippy::large_enum_variant)]
 pub enum About {
     /// A lead's news (kinds `lead` and `details`): the lead as it is now.
     Lead(Lead),
@@ -154,6 +181,8 @@ pub enum About {
     Report(String),
     /// A revocation of consent: the news as queued (JSON, `consent::revocations::OptOutNews`).
     OptOut(String),
+    /// A lead's status change: the change as queued (JSON, see `status::change`), and the lead as it is now.
+    Status(String, Lead),
 }
 
 /// A delivery due for an attempt, with what it carries.
@@ -176,7 +205,7 @@ impl Due {
     /// The lead it is about; `None` for the report and an opt-out.
     pub fn lead(&self) -> Option<&Lead> {
         match &self.about {
-            About::Lead(lead) => Some(lead),
+            About::Lead(lead) | About::Status(_, lead) => Some(lead),
             About::Report(_) | About::OptOut(_) => None,
         }
     }
@@ -187,7 +216,8 @@ impl Due {
 /// constants whose plans a test can read.
 macro_rules! sent_kinds {
     () => {
-        "(kind IN ('lead', 'details') OR (kind = 'report' AND ?1 = 'email') OR (kind = 'opt_out' AND ?1 <> 'autoreply'))"
+        "(kind IN ('lead', 'details') OR (kind IN ('report', 'reminder') AND ?1 = 'email') \
+         OR (kind = 'opt_out' AND ?1 <> 'autoreply') OR (kind = 'status' AND ?1 = 'webhook'))"
     };
 }
 
@@ -244,9 +274,15 @@ pub fn due(
             (Kind::Report, _, Some(payload)) => About::Report(payload),
             (Kind::OptOut, _, Some(payload)) => About::OptOut(payload),
             // The lead is there: deliveries go with it (ON DELETE CASCADE).
-            (Kind::Lead | Kind::Details, Some(lead_id), _) => {
+            (Kind::Lead | Kind::Details | Kind::Reminder, Some(lead_id), _) => {
                 match store::get(connection, lead_id)? {
                     Some(lead) => About::Lead(lead),
+                    None => continue,
+                }
+            }
+            (Kind::Status, Some(lead_id), Some(payload)) => {
+                match store::get(connection, lead_id)? {
+                    Some(lead) => About::Status(payload, lead),
                     None => continue,
                 }
             }
@@ -261,7 +297,7 @@ pub fn due(
             _ => None,
         };
         let standing = match (&about, channel) {
-            (About::Lead(lead), Channel::Email | Channel::Webhook) => {
+            (About::Lead(lead) | About::Status(_, lead), Channel::Email | Channel::Webhook) => {
                 if dates.is_none() {
                     dates = Some(crate::consent::revocations::Dates::load(connection)?);
                 }
@@ -376,6 +412,29 @@ pub fn list(
          FROM deliveries WHERE (?1 IS NULL OR state = ?1) ORDER BY id DESC LIMIT ?2",
     )?;
     let rows = statement.query_map(params![state, limit], |row| {
+        Ok(Listed {
+            id: row.get(0)?,
+            lead_id: row.get(1)?,
+            channel: row.get(2)?,
+            state: row.get(3)?,
+            attempts: row.get(4)?,
+            created_at: row.get(5)?,
+            next_attempt_ms: row.get(6)?,
+            last_error: row.get(7)?,
+            kind: row.get(8)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Lead `lead_id`'s deliveries, oldest first (`truckins leads show`).
+pub fn of_lead(connection: &Connection, lead_id: i64) -> rusqlite::Result<Vec<Listed>> {
+    let mut statement = connection.prepare(
+        "SELECT id, lead_id, channel, state, attempts, created_at, \
+         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error, kind \
+         FROM deliveries WHERE lead_id = ?1 ORDER BY id",
+    )?;
+    let rows = statement.query_map([lead_id], |row| {
         Ok(Listed {
             id: row.get(0)?,
             lead_id: row.get(1)?,

@@ -160,6 +160,9 @@ impl Worker {
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
         let settings = rocket.state::<Settings>()?.clone();
         let outbox = rocket.state::<Leads>()?.outbox.clone();
+        let links = rocket
+            .state::<crate::status::routes::StatusLinks>()
+            .and_then(|links| links.signer.clone());
         let checkpoints = crate::leads::store::Checkpoints::for_settings(&settings);
         let connection = match open(&settings.database, checkpoints) {
             Ok(connection) => connection,
@@ -195,7 +198,10 @@ impl Worker {
                 // The senders are made and dropped in this runtime: lettre's pool spawns tasks of its own.
                 runtime.block_on(async move {
                     let senders = match (Mailer::new(&settings), Webhook::new(&settings)) {
-                        (Ok(mail), Ok(webhook)) => Arc::new(Senders { mail, webhook }),
+                        (Ok(mail), Ok(webhook)) => Arc::new(Senders {
+                            mail: mail.map(|mail| mail.with_links(links)),
+                            webhook,
+                        }),
                         (Err(error), _) | (_, Err(error)) => {
                             rocket::error!("notifications not started: {error}");
                             return;
@@ -415,6 +421,7 @@ fn log(due: &Due, update: &Update) {
         super::outbox::About::Lead(lead) => format!("lead {}", lead.id),
         super::outbox::About::Report(_) => "report".into(),
         super::outbox::About::OptOut(_) => "opt-out".into(),
+        super::outbox::About::Status(_, lead) => format!("lead {}", lead.id),
     };
     let (channel, id) = (due.channel.as_str(), due.id);
     match update {
