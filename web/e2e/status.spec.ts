@@ -19,6 +19,7 @@ function link(id: number, status: string): string {
 }
 
 test('a status link shows the lead, changes nothing until its button is pressed with the keyboard, then says so', async ({ page, request }, info) => {
+  test.skip(info.project.name !== 'desktop', 'the test sets the page to 320 px itself: once is enough');
   const email = uniqueEmail(info, 'status');
   const quote = await request.post('/api/leads/quote', {
     data: { name: 'Maria Lopez', email, phone: '(214) 555-0142', company: 'Lopez & Sons Hauling', insurance_type: 'hotshot', vehicle_count: 2, consent: true },
