@@ -156,7 +156,8 @@ print("served /, /blog, a product page and the sitemap from the copied binary al
 PY
 
 step "Valid HTML: every prerendered page and the no-JavaScript form answers, with the Nu Html Checker ($(java -version 2>&1 | head -1))"
-python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_modules/vnu-jar/build/dist/vnu.jar
+python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_modules/vnu-jar/build/dist/vnu.jar \
+  "$portable/truckins.db.link-key"
 kill "$server"; wait "$server" 2>/dev/null || true
 rm -rf "$portable"
 

@@ -4,17 +4,21 @@
 Checked: every HTML file the build prerendered (pages, error pages, thank-you pages, the no-JavaScript form
 templates) and, from the running binary, the pages it answers plain form posts with (the form again with the errors
 beside the fields, or with a sentence when the post cannot be read; the quote's thank-you page with its details
-form filled with the quote's token), since those are filled in at run time.
+form filled with the quote's token; the status links' pages, signed with the server's key), since those are filled
+in at run time.
 
-usage: validate_html.py SITE_DIR BASE_URL VNU_JAR
+usage: validate_html.py SITE_DIR BASE_URL VNU_JAR LINK_KEY_FILE
 """
 
+import hashlib
+import hmac
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -31,6 +35,27 @@ def fetch(url: str, form: dict | None = None, raw: bytes | None = None) -> tuple
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
+
+
+def status_link(key_file: pathlib.Path, lead: int, status: str, until: int) -> str:
+    """The path of a status link of the agency's e-mail (src/status/links.rs), signed with the server's key."""
+    key = bytes.fromhex(key_file.read_text().strip())
+    message = f"lead-status\n{lead}\n{status}\n{until}".encode()
+    signature = hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
+    return f"/lead-status/{lead}/{status}?until={until}&sig={signature}"
+
+
+def status_pages(base: str, key_file: pathlib.Path) -> dict[str, tuple[int, str]]:
+    """The status links' pages (issue 26) for the first lead answer_pages stored: the page a link opens, the one
+    after its button, the one of a link used again, of an expired link and of a made-up one."""
+    good = status_link(key_file, 1, "contacted", int(time.time()) + 86_400)
+    return {
+        "answers/status-confirm.html": fetch(f"{base}{good}"),
+        "answers/status-changed.html": fetch(f"{base}{good}", raw=b""),
+        "answers/status-used.html": fetch(f"{base}{good}", raw=b""),
+        "answers/status-expired.html": fetch(f"{base}{status_link(key_file, 1, 'won', 1_000_000_000)}"),
+        "answers/status-invalid.html": fetch(f"{base}/lead-status/1/won?until=1&sig={'0' * 32}"),
+    }
 
 
 def answer_pages(base: str) -> dict[str, tuple[int, str]]:
@@ -96,6 +121,11 @@ EXPECTED_ANSWERS = {
     "answers/es/quote-details-offer.html": (200, '<html lang="es">'),
     "answers/es/not-found.html": (404, "Página no encontrada"),
     "answers/es/blog-not-found.html": (404, "Artículo no encontrado"),
+    "answers/status-confirm.html": (200, "Mark as Contacted?"),
+    "answers/status-changed.html": (200, "moved from New to Contacted"),
+    "answers/status-used.html": (200, "This link was already used"),
+    "answers/status-expired.html": (410, "This link has expired"),
+    "answers/status-invalid.html": (404, "This link is not valid"),
 }
 
 
@@ -113,6 +143,8 @@ NEWER_THAN_THE_CHECKER = "|".join([
 
 def main() -> int:
     site_dir, base, vnu = pathlib.Path(sys.argv[1]), sys.argv[2].rstrip("/"), sys.argv[3]
+    # The server's key for the status links, beside its database (src/status/links.rs).
+    key_file = pathlib.Path(sys.argv[4])
     with tempfile.TemporaryDirectory() as scratch:
         root = pathlib.Path(scratch)
         # The form templates (_forms/) hold markers in place of values; the server's filled-in answers are checked.
@@ -124,7 +156,9 @@ def main() -> int:
             target = root / "site" / file.relative_to(site_dir)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(file, target)
-        for name, (status, body) in answer_pages(base).items():
+        answers = answer_pages(base)
+        answers.update(status_pages(base, key_file))
+        for name, (status, body) in answers.items():
             expected_status, words = EXPECTED_ANSWERS[name]
             if status != expected_status or words not in body or "<!doctype html>" not in body.lower():
                 print(f"{name}: expected a {expected_status} page saying {words!r}, got {status}: {body[:200]!r}",
