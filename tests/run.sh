@@ -96,7 +96,9 @@ trap 'kill -- -"$release_build" 2>/dev/null || true' EXIT
 clippy_driver="$(dirname "$(rustup which cargo 2>/dev/null || command -v cargo)")/clippy-driver"
 [ -x "$clippy_driver" ] || clippy_driver="$(command -v clippy-driver || true)"
 [ -n "$clippy_driver" ] || missing "clippy (rustup component add clippy)"
-linted() { RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__' "$@"; }
+# At a lower priority than the release build: that build is the longer of the two and the browser suite waits for
+# it, so the cores go to it first and the lints and Rust tests fill what it leaves.
+linted() { RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS='-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__' nice -n 10 "$@"; }
 step "Lints and the Rust tests' build (dev profile; clippy with -D warnings)"
 if command -v cargo-nextest >/dev/null; then
   linted cargo nextest run --workspace --no-run
