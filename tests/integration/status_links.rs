@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::analytics::set_day as write_clock;
 use crate::common::process::{Http, Reply, TempDir, free_port};
 use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_until};
 use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve, verify};
@@ -254,12 +255,6 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         "{page}"
     );
     drop(server);
-}
-
-fn write_clock(file: &Path, time: &str) {
-    let temporary = file.with_extension("next");
-    std::fs::write(&temporary, time).unwrap();
-    std::fs::rename(&temporary, file).unwrap();
 }
 
 #[test]

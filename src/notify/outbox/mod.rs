@@ -400,53 +400,44 @@ pub struct Listed {
     pub last_error: Option<String>,
 }
 
+/// The columns a [`Listed`] is read from, in [`listed`]'s order.
+const LISTED: &str = "id, lead_id, channel, state, attempts, created_at, \
+     CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error, kind";
+
+/// A row of [`LISTED`] columns.
+fn listed(row: &rusqlite::Row<'_>) -> rusqlite::Result<Listed> {
+    Ok(Listed {
+        id: row.get(0)?,
+        lead_id: row.get(1)?,
+        channel: row.get(2)?,
+        state: row.get(3)?,
+        attempts: row.get(4)?,
+        created_at: row.get(5)?,
+        next_attempt_ms: row.get(6)?,
+        last_error: row.get(7)?,
+        kind: row.get(8)?,
+    })
+}
+
 /// Deliveries newest first, of one state if given.
 pub fn list(
     connection: &Connection,
     state: Option<&str>,
     limit: u32,
 ) -> rusqlite::Result<Vec<Listed>> {
-    let mut statement = connection.prepare(
-        "SELECT id, lead_id, channel, state, attempts, created_at, \
-         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error, kind \
-         FROM deliveries WHERE (?1 IS NULL OR state = ?1) ORDER BY id DESC LIMIT ?2",
-    )?;
-    let rows = statement.query_map(params![state, limit], |row| {
-        Ok(Listed {
-            id: row.get(0)?,
-            lead_id: row.get(1)?,
-            channel: row.get(2)?,
-            state: row.get(3)?,
-            attempts: row.get(4)?,
-            created_at: row.get(5)?,
-            next_attempt_ms: row.get(6)?,
-            last_error: row.get(7)?,
-            kind: row.get(8)?,
-        })
-    })?;
+    let mut statement = connection.prepare(&format!(
+        "SELECT {LISTED} FROM deliveries WHERE (?1 IS NULL OR state = ?1) ORDER BY id DESC LIMIT ?2"
+    ))?;
+    let rows = statement.query_map(params![state, limit], listed)?;
     rows.collect()
 }
 
 /// Lead `lead_id`'s deliveries, oldest first (`truckins leads show`).
 pub fn of_lead(connection: &Connection, lead_id: i64) -> rusqlite::Result<Vec<Listed>> {
-    let mut statement = connection.prepare(
-        "SELECT id, lead_id, channel, state, attempts, created_at, \
-         CASE WHEN state = 'pending' THEN next_attempt_ms END, last_error, kind \
-         FROM deliveries WHERE lead_id = ?1 ORDER BY id",
-    )?;
-    let rows = statement.query_map([lead_id], |row| {
-        Ok(Listed {
-            id: row.get(0)?,
-            lead_id: row.get(1)?,
-            channel: row.get(2)?,
-            state: row.get(3)?,
-            attempts: row.get(4)?,
-            created_at: row.get(5)?,
-            next_attempt_ms: row.get(6)?,
-            last_error: row.get(7)?,
-            kind: row.get(8)?,
-        })
-    })?;
+    let mut statement = connection.prepare(&format!(
+        "SELECT {LISTED} FROM deliveries WHERE lead_id = ?1 ORDER BY id"
+    ))?;
+    let rows = statement.query_map([lead_id], listed)?;
     rows.collect()
 }
 
