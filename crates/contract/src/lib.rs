@@ -7,6 +7,7 @@
 //! - [`routes`]: the addresses of the site's own pages and the files of the error pages.
 //! - [`answers`]: the server's own sentences to visitors (a body it cannot read, a lead it cannot store).
 //! - [`locale`]: the site's languages, the Spanish pages' addresses and the Spanish of the forms' texts.
+//! - [`sample`]: what marks the sample agency's facts (example addresses, fictional phone numbers).
 //!
 //! Data flow: the server uses these constants directly (validation, no-JS answers, error pages); `build.rs` calls
 //! [`typescript`] and writes the result to `web/.generated/contract.ts`, which the web app imports as `@contract`
@@ -17,6 +18,7 @@ pub mod answers;
 pub mod forms;
 pub mod locale;
 pub mod routes;
+pub mod sample;
 mod spanish;
 mod typescript;
 
