@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page, type Request, type TestInfo } from '@playwright/test';
 import { database } from '../playwright.config';
 import { hydrated, watchConsole } from './helpers';
+import { movableClock, pastTooFast } from './leads';
 
 const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
 
@@ -67,12 +68,6 @@ function uniqueEmail(info: TestInfo, label: string): string {
 }
 
 /**
- * The server drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's;
- * people take longer. Counted here from the moment React has hydrated the form, which is later still.
- */
-const HUMAN_FILL_MS = 1800;
-
-/**
  * Waits until React has hydrated this form. `hydrated()` sees `data-hydrated`, which hydrate.tsx sets as soon as
  * hydrateRoot() returns; React hydrates a moment later (about 10-120 ms here), and only then is the form's submit
  * handler attached and the quote form's clock started.
@@ -85,16 +80,17 @@ async function formHydrated(form: Locator) {
     .toBe(true);
 }
 
-/** Opens a page with a quote form and waits for it; the returned function waits out the rest of a person's fill time. */
+/**
+ * Opens a page with a quote form and waits for it; the returned function stands for a person's fill time. The server
+ * drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's: the page's
+ * clock is moved past that (see `pastTooFast`) rather than waited out.
+ */
 async function openQuoteForm(page: Page, path: string, prefix: string): Promise<() => Promise<void>> {
+  await movableClock(page);
   await page.goto(path);
   await hydrated(page);
   await formHydrated(quoteForm(page, prefix).form);
-  const ready = Date.now();
-  return async () => {
-    const left = HUMAN_FILL_MS - (Date.now() - ready);
-    if (left > 0) await page.waitForTimeout(left);
-  };
+  return () => pastTooFast(page);
 }
 
 /** Counts the POSTs to a leads endpoint and lets a test wait until every one of them has been answered. */
@@ -113,15 +109,6 @@ function trackPosts(page: Page, endpoint: string) {
     sent: () => sent,
     settled: () => expect.poll(() => pending.size, { message: `${endpoint} requests still in flight` }).toBe(0),
   };
-}
-
-/** Holds each POST to `endpoint` for `ms` before letting it through to the server. */
-async function delayPosts(page: Page, endpoint: string, ms: number) {
-  await page.route(`**${endpoint}`, async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.continue();
-  });
 }
 
 /** Holds the POSTs to `endpoint` until `release()` is called, so a test decides what happens while one is in flight. */
@@ -353,7 +340,8 @@ test.describe('the quote form', () => {
   test("the button reads 'Processing...' and is disabled while submitting", async ({ page }, info) => {
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-busy');
-    await delayPosts(page, '/api/leads/quote', 1000);
+    // Held until the busy button has been seen, however long that takes.
+    const release = await holdPosts(page, '/api/leads/quote');
     const humanPause = await openQuoteForm(page, '/', 'home-quote');
     await fillQuote(page, 'home-quote', quoteFor(email, { insuranceType: 'commercial', vehicleCount: '12' }), { consent: true });
     await humanPause();
@@ -363,6 +351,7 @@ test.describe('the quote form', () => {
     await expect(submit).toHaveText('Processing...');
     await expect(submit).toBeDisabled();
     await expect(submit, 'a busy button keeps its focus').toBeFocused();
+    release();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
     await expectReceived(page, 'Request received');
     expect(onlyLeadFor(email)).toMatchObject({ insurance_type: 'commercial', vehicle_count: 12 });
@@ -595,12 +584,13 @@ function contactForm(page: Page) {
   return { field, error, submit: page.locator('form').filter({ has: field('name') }).locator('button[type="submit"]') };
 }
 
-/** Opens /contact and waits for its form, and for as long as a person would take to fill it in (see HUMAN_FILL_MS). */
+/** Opens /contact and waits for its form, with the page's clock moved past the server's too-fast check (see openQuoteForm). */
 async function openContactForm(page: Page) {
+  await movableClock(page);
   await page.goto('/contact');
   await hydrated(page);
   await formHydrated(page.locator('form').filter({ has: page.locator('#contact-name') }));
-  await page.waitForTimeout(HUMAN_FILL_MS);
+  await pastTooFast(page);
 }
 
 async function fillContact(page: Page, message: Message) {
@@ -668,7 +658,8 @@ test.describe('the contact form', () => {
   test("the button reads 'Sending...' and is disabled while sending", async ({ page }, info) => {
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'contact-busy');
-    await delayPosts(page, '/api/leads/contact', 1000);
+    // Held until the busy button has been seen, however long that takes.
+    const release = await holdPosts(page, '/api/leads/contact');
     await openContactForm(page);
     const origin = new URL(page.url()).origin;
     const { submit } = contactForm(page);
@@ -678,6 +669,7 @@ test.describe('the contact form', () => {
     await expect(submit).toHaveText('Sending...');
     await expect(submit).toBeDisabled();
     await expect(submit, 'a busy button keeps its focus').toBeFocused();
+    release();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
     await expectReceived(page, 'Message received');
     expect(onlyLeadFor(email)).toMatchObject({ subject: 'Certificate request', page_url: `${origin}/contact` });
