@@ -8,7 +8,8 @@
 // address. Both forms without JavaScript: plain posts landing on the thank-you pages, or the form again with the
 // error and what was typed.
 // Tests run in parallel on both projects against one server and one database: each test owns a unique e-mail
-// address and only ever looks at the leads stored under it.
+// address and only ever looks at the leads stored under it. Only the tests of where things are on screen run at both
+// sizes (see onceAtDesktopSize).
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page, type Request, type TestInfo } from '@playwright/test';
 import { database } from '../playwright.config';
@@ -43,6 +44,18 @@ interface StoredLead {
   referrer: string | null;
   landing_page: string | null;
   submission_id: string | null;
+}
+
+/**
+ * Skips the phone project for a test of what a form does rather than of where things are on screen: the form's
+ * script and the server are the same at both sizes, and Playwright's clicks and double-clicks are mouse events in the
+ * phone project too (touch only with tap()), so the phone run repeated the desktop run, about 3 s a test. The tests
+ * of positions run at both sizes: a message under its field, what moves in under the pointer after a sent form, and
+ * the no-JavaScript correction page's error beside its field. So do wcag.spec's consent error on the home page's form,
+ * its lasting confirmations and its toast over a phone's details form.
+ */
+function onceAtDesktopSize(info: TestInfo) {
+  test.skip(info.project.name !== 'desktop', 'the same at both sizes: run once, at desktop size');
 }
 
 /** The stored leads with this e-mail address, read with the real CLI. */
@@ -267,6 +280,7 @@ const QUOTE_SUCCESS = ['Quote request submitted!', 'A trucking insurance special
 
 test.describe('the quote form', () => {
   test('without consent it shows the Consent Required toast and sends nothing', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-no-consent');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -287,6 +301,7 @@ test.describe('the quote form', () => {
   });
 
   test('a quote is stored with every field and the visit attribution; "Request received" takes the form\'s place, and another starts empty', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-success');
     // The visit starts on another page, from a campaign link; the quote is asked for later in the visit.
@@ -338,6 +353,7 @@ test.describe('the quote form', () => {
   });
 
   test("the button reads 'Processing...' and is disabled while submitting", async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-busy');
     // Held until the busy button has been seen, however long that takes.
@@ -359,6 +375,7 @@ test.describe('the quote form', () => {
   });
 
   test('a double-click on submit while the first is in flight sends one quote', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-double-click');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -408,6 +425,7 @@ test.describe('the quote form', () => {
   });
 
   test('a success replaces the Consent Required toast at once, and the reverse', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-error-then-success');
     const humanPause = await openQuoteForm(page, '/get-quote', 'page-quote');
@@ -435,6 +453,7 @@ test.describe('the quote form', () => {
   });
 
   test('a submission sent twice at once is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-twice');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -454,6 +473,7 @@ test.describe('the quote form', () => {
   });
 
   test('a server error shows the Submission Error toast, keeps the fields, and a retry is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'quote-server-error');
     await page.route(
       '**/api/leads/quote',
@@ -520,7 +540,8 @@ test.describe('the quote form', () => {
     console.check();
   });
 
-  test('product pages preselect their insurance type in both forms', async ({ page }) => {
+  test('product pages preselect their insurance type in both forms', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const products = [
       ['/products/dump-truck-insurance', 'dump'],
       ['/products/hotshot-insurance', 'hotshot'],
@@ -656,6 +677,7 @@ test.describe('the contact form', () => {
   });
 
   test("the button reads 'Sending...' and is disabled while sending", async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'contact-busy');
     // Held until the busy button has been seen, however long that takes.
@@ -677,6 +699,7 @@ test.describe('the contact form', () => {
   });
 
   test('a double-click on Send Message while the first is in flight sends one message', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'contact-double-click');
     const posts = trackPosts(page, '/api/leads/contact');
@@ -719,6 +742,7 @@ test.describe('the contact form', () => {
   });
 
   test('a success replaces the Submission Error toast at once, and an error replaces a success', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-toast-pairs');
     // The first send is cut off; the second goes through; the third meets a server that cannot take it.
     let sends = 0;
@@ -752,6 +776,7 @@ test.describe('the contact form', () => {
   });
 
   test('a failed send shows the Submission Error toast, keeps what was typed, and a retry is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-failure');
     // The connection drops before the server hears of it, as on a train or a flaky office line.
     await page.route('**/api/leads/contact', (route) => route.abort('connectionreset'), { times: 1 });
@@ -773,6 +798,7 @@ test.describe('the contact form', () => {
   });
 
   test('a fourth message from one address within 10 minutes gets the Too Many Attempts toast', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-limit');
     await openContactForm(page);
     const { submit } = contactForm(page);
@@ -801,6 +827,7 @@ test.describe('the contact form', () => {
 
 test.describe('without JavaScript', () => {
   test('the quote form posts and lands on the thank-you page', async ({ browser }, info) => {
+    onceAtDesktopSize(info);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const console = watchConsole(page);
@@ -856,6 +883,7 @@ test.describe('without JavaScript', () => {
   });
 
   test('the contact form shows an error with what was typed kept, then lands on the thank-you page', async ({ browser }, info) => {
+    onceAtDesktopSize(info);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail(info, 'nojs-contact');
