@@ -8,11 +8,13 @@
 // address. Both forms without JavaScript: plain posts landing on the thank-you pages, or the form again with the
 // error and what was typed.
 // Tests run in parallel on both projects against one server and one database: each test owns a unique e-mail
-// address and only ever looks at the leads stored under it.
+// address and only ever looks at the leads stored under it. Only the tests of where things are on screen run at both
+// sizes (see onceAtDesktopSize).
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Locator, type Page, type Request, type TestInfo } from '@playwright/test';
 import { database } from '../playwright.config';
 import { hydrated, watchConsole } from './helpers';
+import { movableClock, pastTooFast } from './leads';
 
 const binary = process.env.E2E_BINARY ?? '../target/release/truckins';
 
@@ -44,6 +46,18 @@ interface StoredLead {
   submission_id: string | null;
 }
 
+/**
+ * Skips the phone project for a test of what a form does rather than of where things are on screen: the form's
+ * script and the server are the same at both sizes, and Playwright's clicks and double-clicks are mouse events in the
+ * phone project too (touch only with tap()), so the phone run repeated the desktop run, about 3 s a test. The tests
+ * of positions run at both sizes: a message under its field, what moves in under the pointer after a sent form, and
+ * the no-JavaScript correction page's error beside its field. So do wcag.spec's consent error on the home page's form,
+ * its lasting confirmations and its toast over a phone's details form.
+ */
+function onceAtDesktopSize(info: TestInfo) {
+  test.skip(info.project.name !== 'desktop', 'the same at both sizes: run once, at desktop size');
+}
+
 /** The stored leads with this e-mail address, read with the real CLI. */
 function leadsFor(email: string): StoredLead[] {
   const json = execFileSync(binary, ['leads', 'export', '--format', 'json', '--database', database], {
@@ -67,12 +81,6 @@ function uniqueEmail(info: TestInfo, label: string): string {
 }
 
 /**
- * The server drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's;
- * people take longer. Counted here from the moment React has hydrated the form, which is later still.
- */
-const HUMAN_FILL_MS = 1800;
-
-/**
  * Waits until React has hydrated this form. `hydrated()` sees `data-hydrated`, which hydrate.tsx sets as soon as
  * hydrateRoot() returns; React hydrates a moment later (about 10-120 ms here), and only then is the form's submit
  * handler attached and the quote form's clock started.
@@ -85,16 +93,17 @@ async function formHydrated(form: Locator) {
     .toBe(true);
 }
 
-/** Opens a page with a quote form and waits for it; the returned function waits out the rest of a person's fill time. */
+/**
+ * Opens a page with a quote form and waits for it; the returned function stands for a person's fill time. The server
+ * drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's: the page's
+ * clock is moved past that (see `pastTooFast`) rather than waited out.
+ */
 async function openQuoteForm(page: Page, path: string, prefix: string): Promise<() => Promise<void>> {
+  await movableClock(page);
   await page.goto(path);
   await hydrated(page);
   await formHydrated(quoteForm(page, prefix).form);
-  const ready = Date.now();
-  return async () => {
-    const left = HUMAN_FILL_MS - (Date.now() - ready);
-    if (left > 0) await page.waitForTimeout(left);
-  };
+  return () => pastTooFast(page);
 }
 
 /** Counts the POSTs to a leads endpoint and lets a test wait until every one of them has been answered. */
@@ -113,15 +122,6 @@ function trackPosts(page: Page, endpoint: string) {
     sent: () => sent,
     settled: () => expect.poll(() => pending.size, { message: `${endpoint} requests still in flight` }).toBe(0),
   };
-}
-
-/** Holds each POST to `endpoint` for `ms` before letting it through to the server. */
-async function delayPosts(page: Page, endpoint: string, ms: number) {
-  await page.route(`**${endpoint}`, async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.continue();
-  });
 }
 
 /** Holds the POSTs to `endpoint` until `release()` is called, so a test decides what happens while one is in flight. */
@@ -280,6 +280,7 @@ const QUOTE_SUCCESS = ['Quote request submitted!', 'A trucking insurance special
 
 test.describe('the quote form', () => {
   test('without consent it shows the Consent Required toast and sends nothing', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-no-consent');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -300,6 +301,7 @@ test.describe('the quote form', () => {
   });
 
   test('a quote is stored with every field and the visit attribution; "Request received" takes the form\'s place, and another starts empty', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-success');
     // The visit starts on another page, from a campaign link; the quote is asked for later in the visit.
@@ -351,9 +353,11 @@ test.describe('the quote form', () => {
   });
 
   test("the button reads 'Processing...' and is disabled while submitting", async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-busy');
-    await delayPosts(page, '/api/leads/quote', 1000);
+    // Held until the busy button has been seen, however long that takes.
+    const release = await holdPosts(page, '/api/leads/quote');
     const humanPause = await openQuoteForm(page, '/', 'home-quote');
     await fillQuote(page, 'home-quote', quoteFor(email, { insuranceType: 'commercial', vehicleCount: '12' }), { consent: true });
     await humanPause();
@@ -363,6 +367,7 @@ test.describe('the quote form', () => {
     await expect(submit).toHaveText('Processing...');
     await expect(submit).toBeDisabled();
     await expect(submit, 'a busy button keeps its focus').toBeFocused();
+    release();
     await expectToast(page, 'success', ...QUOTE_SUCCESS);
     await expectReceived(page, 'Request received');
     expect(onlyLeadFor(email)).toMatchObject({ insurance_type: 'commercial', vehicle_count: 12 });
@@ -370,6 +375,7 @@ test.describe('the quote form', () => {
   });
 
   test('a double-click on submit while the first is in flight sends one quote', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-double-click');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -419,6 +425,7 @@ test.describe('the quote form', () => {
   });
 
   test('a success replaces the Consent Required toast at once, and the reverse', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-error-then-success');
     const humanPause = await openQuoteForm(page, '/get-quote', 'page-quote');
@@ -446,6 +453,7 @@ test.describe('the quote form', () => {
   });
 
   test('a submission sent twice at once is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'quote-twice');
     const posts = trackPosts(page, '/api/leads/quote');
@@ -465,6 +473,7 @@ test.describe('the quote form', () => {
   });
 
   test('a server error shows the Submission Error toast, keeps the fields, and a retry is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'quote-server-error');
     await page.route(
       '**/api/leads/quote',
@@ -531,7 +540,8 @@ test.describe('the quote form', () => {
     console.check();
   });
 
-  test('product pages preselect their insurance type in both forms', async ({ page }) => {
+  test('product pages preselect their insurance type in both forms', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const products = [
       ['/products/dump-truck-insurance', 'dump'],
       ['/products/hotshot-insurance', 'hotshot'],
@@ -595,12 +605,13 @@ function contactForm(page: Page) {
   return { field, error, submit: page.locator('form').filter({ has: field('name') }).locator('button[type="submit"]') };
 }
 
-/** Opens /contact and waits for its form, and for as long as a person would take to fill it in (see HUMAN_FILL_MS). */
+/** Opens /contact and waits for its form, with the page's clock moved past the server's too-fast check (see openQuoteForm). */
 async function openContactForm(page: Page) {
+  await movableClock(page);
   await page.goto('/contact');
   await hydrated(page);
   await formHydrated(page.locator('form').filter({ has: page.locator('#contact-name') }));
-  await page.waitForTimeout(HUMAN_FILL_MS);
+  await pastTooFast(page);
 }
 
 async function fillContact(page: Page, message: Message) {
@@ -666,9 +677,11 @@ test.describe('the contact form', () => {
   });
 
   test("the button reads 'Sending...' and is disabled while sending", async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'contact-busy');
-    await delayPosts(page, '/api/leads/contact', 1000);
+    // Held until the busy button has been seen, however long that takes.
+    const release = await holdPosts(page, '/api/leads/contact');
     await openContactForm(page);
     const origin = new URL(page.url()).origin;
     const { submit } = contactForm(page);
@@ -678,6 +691,7 @@ test.describe('the contact form', () => {
     await expect(submit).toHaveText('Sending...');
     await expect(submit).toBeDisabled();
     await expect(submit, 'a busy button keeps its focus').toBeFocused();
+    release();
     await expectToast(page, 'success', ...CONTACT_SUCCESS);
     await expectReceived(page, 'Message received');
     expect(onlyLeadFor(email)).toMatchObject({ subject: 'Certificate request', page_url: `${origin}/contact` });
@@ -685,6 +699,7 @@ test.describe('the contact form', () => {
   });
 
   test('a double-click on Send Message while the first is in flight sends one message', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'contact-double-click');
     const posts = trackPosts(page, '/api/leads/contact');
@@ -727,6 +742,7 @@ test.describe('the contact form', () => {
   });
 
   test('a success replaces the Submission Error toast at once, and an error replaces a success', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-toast-pairs');
     // The first send is cut off; the second goes through; the third meets a server that cannot take it.
     let sends = 0;
@@ -760,6 +776,7 @@ test.describe('the contact form', () => {
   });
 
   test('a failed send shows the Submission Error toast, keeps what was typed, and a retry is stored once', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-failure');
     // The connection drops before the server hears of it, as on a train or a flaky office line.
     await page.route('**/api/leads/contact', (route) => route.abort('connectionreset'), { times: 1 });
@@ -781,6 +798,7 @@ test.describe('the contact form', () => {
   });
 
   test('a fourth message from one address within 10 minutes gets the Too Many Attempts toast', async ({ page }, info) => {
+    onceAtDesktopSize(info);
     const email = uniqueEmail(info, 'contact-limit');
     await openContactForm(page);
     const { submit } = contactForm(page);
@@ -809,6 +827,7 @@ test.describe('the contact form', () => {
 
 test.describe('without JavaScript', () => {
   test('the quote form posts and lands on the thank-you page', async ({ browser }, info) => {
+    onceAtDesktopSize(info);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const console = watchConsole(page);
@@ -864,6 +883,7 @@ test.describe('without JavaScript', () => {
   });
 
   test('the contact form shows an error with what was typed kept, then lands on the thank-you page', async ({ browser }, info) => {
+    onceAtDesktopSize(info);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail(info, 'nojs-contact');

@@ -19,10 +19,13 @@ test('the road canvas draws and moves', async ({ page }) => {
 
 test('the road canvas holds still under prefers-reduced-motion', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
+  // Playwright's clock, paused, drives the page's animation frames: a second of them is run, not waited for.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1000);
   await page.goto('/');
   await hydrated(page);
   const first = await snapshot(page);
-  await page.waitForTimeout(600);
+  await page.clock.runFor(1000);
   expect(await snapshot(page)).toBe(first);
   // It still shows the road, not an empty canvas.
   const blank = await page.getByTestId('road-canvas').evaluate((c: HTMLCanvasElement) => {

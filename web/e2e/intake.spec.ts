@@ -3,10 +3,11 @@
 // errors beside their fields), and "Speed up your quote" after a quote, in the island's thank-you state and on the
 // no-JavaScript thank-you page whose address carries the quote's details token.
 // Each test owns a unique e-mail address and looks only at the leads stored under it. Nothing waits a fixed time:
-// the server's too-fast check is waited out by watching the page's own clock.
+// the server's too-fast check is passed by moving the page's own clock on (Playwright's, installed before the page
+// opens).
 import { expect, test, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
-import { formHydrated, leadsFor, pastTooFast, uniqueEmail } from './leads';
+import { formHydrated, leadsFor, movableClock, pastTooFast, uniqueEmail } from './leads';
 
 /** A date `days` from today on this machine's calendar (the server's local date: it runs here too), YYYY-MM-DD. */
 function localDate(days: number): string {
@@ -34,6 +35,7 @@ test.describe('the certificate request', () => {
   test('is linked from the footer and the contact page, and stored with every field', async ({ page }, info) => {
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'coi');
+    await movableClock(page);
     await page.goto('/contact');
     await page.getByRole('link', { name: 'Request a certificate' }).click();
     await page.waitForURL((url) => url.pathname === '/certificate-request');
@@ -123,6 +125,7 @@ test.describe('speed up your quote', () => {
   test('after a quote the island offers the details form, and the details reach that lead', async ({ page }, info) => {
     const console = watchConsole(page);
     const email = uniqueEmail(info, 'details');
+    await movableClock(page);
     await page.goto('/get-quote');
     await hydrated(page);
     await formHydrated(page.locator('form:has(#page-quote-name)'));

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
-import { formHydrated, optOutsFor, pastTooFast, uniqueEmail, uniquePhone } from './leads';
+import { formHydrated, movableClock, optOutsFor, pastTooFast, uniqueEmail, uniquePhone } from './leads';
 
 /** `[received]` of a language's content/pages/opt-out.toml: what the visitor reads once the opt-out is taken. */
 function receivedCopy(folder: string): { heading: string; text: string; next: string[]; erasureLink: string } {
@@ -79,6 +79,7 @@ for (const language of LANGUAGES) {
       const console = watchConsole(page);
       const email = uniqueEmail(info, `optout-${language.lang}`);
       const phone = uniquePhone();
+      await movableClock(page);
       await page.goto(optOutPath);
       await expect(page.locator('html')).toHaveAttribute('lang', language.lang);
       await hydrated(page);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
-import { formHydrated, leadsFor, pastTooFast, uniqueEmail } from './leads';
+import { formHydrated, leadsFor, movableClock, pastTooFast, uniqueEmail } from './leads';
 
 /** content/es/forms.toml's consent text and version: what a Spanish quote must store. */
 function spanishConsent(): { text: string; version: string } {
@@ -78,6 +78,7 @@ test('the Spanish blog filters by Spanish category and searches without minding 
 test.describe('with JavaScript', () => {
   test('a Spanish quote gets the server error in Spanish, then is stored with its language and the Spanish consent', async ({ page }, info) => {
     const email = uniqueEmail(info, 'es-quote');
+    await movableClock(page);
     await page.goto('/es/get-quote');
     await hydrated(page);
     await formHydrated(page.locator('form:has(#page-quote-name)'));
@@ -99,6 +100,7 @@ test.describe('with JavaScript', () => {
 
   test('a Spanish message is stored with its language', async ({ page }, info) => {
     const email = uniqueEmail(info, 'es-contact');
+    await movableClock(page);
     await page.goto('/es/contact');
     await hydrated(page);
     await formHydrated(page.locator('form:has(#contact-name)'));

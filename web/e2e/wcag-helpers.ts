@@ -2,7 +2,6 @@
 // filled in, and what the browser can measure of a page: sideways overflow, a header's controls off screen or out of
 // the header, a select whose shown option is cut, the focused element, and a focus indicator's contrast.
 import type { Locator, Page } from '@playwright/test';
-import { pastTooFast } from './leads';
 
 /** One page of each kind the site has, by its English address (the Spanish is the same below /es). */
 export const PAGE_KINDS: readonly { kind: string; path: string; status: number }[] = [
@@ -36,17 +35,11 @@ export const TEXT_SPACING_CSS =
 /**
  * Installs Playwright's fake clock, paused: nothing timed on the page (toasts' timers, animation frames) happens
  * until the test moves the clock on with fastForward/runFor. Call before the page is opened. The page's
- * performance.now() is frozen too: call `passTooFast` before a submission the server must store.
+ * performance.now() is frozen too: call leads.ts' `pastTooFast` before a submission the server must store.
  */
 export async function pausedClock(page: Page) {
   await page.clock.install();
   await page.clock.pauseAt(Date.now() + 1000);
-}
-
-/** With the paused clock: moves the page's time past the server's too-fast guard (1.5 s since the page began to load). */
-export async function passTooFast(page: Page) {
-  await page.clock.fastForward(2000);
-  await pastTooFast(page);
 }
 
 /** A quote form found by its fields' id prefix (home-quote, page-quote, product-quote, sidebar-quote), as forms.spec.ts does. */
