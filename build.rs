@@ -1,7 +1,8 @@
 //! Build step: turns `content/` and `web/` into the site that the binary embeds.
 //!
 //! 1. Reads every file of `content/` through the `content` crate (crates/content), which checks it (a mistake stops
-//!    the build naming the file, the field and the problem) and renders its Markdown.
+//!    the build naming the file, the field and the problem) and renders its Markdown. A site built for a real
+//!    `base_url` stops too while any of the sample agency's items remains, listing each.
 //! 2. Writes the result as one JSON document, `$OUT_DIR/content.json`, the web app's content, and the few facts
 //!    the server includes itself (consent text and version, insurance types, base URL); and the contract between
 //!    server and web app (crates/contract: form rules, addresses) as `web/.generated/contract.ts`.
@@ -35,6 +36,10 @@ fn main() {
     // The Spanish pages' content (content/es/): checked against the English, every file, its shape and its review.
     let spanish = content::load_translation(&content_dir, &content, today)
         .unwrap_or_else(|problems| stop(&problems));
+    // A site built for a real address goes live: nothing of the sample agency may remain in it.
+    if let Err(items) = content::refuse_samples(&content_dir, &content, &spanish) {
+        stop_for_samples(&content.site.base_url, &items);
+    }
     // The facts the server includes itself (src/leads, src/site.rs).
     let forms = &content.forms;
     let insurance_types: Vec<&str> = forms
@@ -130,7 +135,7 @@ fn main() {
     );
 }
 
-/// The `[[hours]]` of content/site.toml as the lines src/hours.rs reads: `Monday 08:00 18:00` for each opening of a
+/// The `[[hours]]` of content/facts.toml as the lines src/hours.rs reads: `Monday 08:00 18:00` for each opening of a
 /// day (in the week's order), `Sunday closed` for a day without one; `closes = "00:00"` is midnight, written `24:00`.
 /// The content crate has checked the days' names and the times' form; an opening that closes before it opens (over
 /// midnight) is not one the counting understands, so it stops the build here.
@@ -145,7 +150,7 @@ fn business_hours(hours: &[content::Hours]) -> String {
         "Sunday",
     ];
     let mut text = String::from(
-        "# The agency's business hours, from content/site.toml (written by build.rs, read by src/hours.rs).\n",
+        "# The agency's business hours, from content/facts.toml (written by build.rs, read by src/hours.rs).\n",
     );
     for day in DAYS {
         let mut openings: Vec<(String, String)> = hours
@@ -164,7 +169,7 @@ fn business_hours(hours: &[content::Hours]) -> String {
         openings.sort();
         if let Some((opens, closes)) = openings.iter().find(|(opens, closes)| closes <= opens) {
             stop(&[format!(
-                "content/site.toml: hours of {day}: opens {opens} and closes {closes}; give a closing time after the \
+                "content/facts.toml: hours of {day}: opens {opens} and closes {closes}; give a closing time after the \
                  opening (00:00 for midnight), or split hours past midnight over two days"
             )]);
         }
@@ -186,6 +191,21 @@ fn stop(problems: &[String]) -> ! {
     );
     for problem in problems {
         eprintln!("  - {problem}");
+    }
+    eprintln!();
+    std::process::exit(1);
+}
+
+/// The sample agency's items left in a site built for a real address, each with its file, field and why.
+fn stop_for_samples(base_url: &str, items: &[String]) -> ! {
+    eprintln!(
+        "\nThe site is built for {base_url}, a real address, but {} item(s) of the sample agency remain in content/.\n\
+         Replace or remove each one (README.md, \"Make it yours\"); a build for {} keeps them, for development:",
+        items.len(),
+        contract::sample::SAMPLE_BASE_URL
+    );
+    for item in items {
+        eprintln!("  - {item}");
     }
     eprintln!();
     std::process::exit(1);

@@ -1,4 +1,4 @@
-//! The agency's business hours (the `[[hours]]` of content/site.toml, built in) in its time zone (the `time_zone`
+//! The agency's business hours (the `[[hours]]` of content/facts.toml, built in) in its time zone (the `time_zone`
 //! setting, else the server's local zone): the minutes of business hours between two instants, and the instant at
 //! which some number of them will have passed. Speed-to-lead in `truckins report` and the reminder of a lead left
 //! `new` count in these minutes, so that a lead sent at 9 pm on a Saturday is not 35 hours late on Monday morning.
@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, UtcOffset, Weekday};
 
-/// The hours of content/site.toml, as build.rs wrote them (format above).
+/// The hours of content/facts.toml, as build.rs wrote them (format above).
 const BUILT_HOURS: &str = include_str!(concat!(env!("OUT_DIR"), "/hours.txt"));
 
 /// Minutes in a day, the latest a day's opening may close (`24:00`).
@@ -64,7 +64,7 @@ impl WeekHours {
         }
     }
 
-    /// The hours of content/site.toml that the binary was built with.
+    /// The hours of content/facts.toml that the binary was built with.
     pub fn built() -> &'static WeekHours {
         static BUILT: OnceLock<WeekHours> = OnceLock::new();
         BUILT.get_or_init(|| {
@@ -152,7 +152,7 @@ impl WeekHours {
     }
 }
 
-/// `openings` sorted, with those that overlap or touch made one (a day named twice in site.toml counts once).
+/// `openings` sorted, with those that overlap or touch made one (a day named twice in facts.toml counts once).
 fn merged(mut openings: Vec<Opening>) -> Vec<Opening> {
     openings.sort();
     let mut out: Vec<Opening> = Vec::with_capacity(openings.len());

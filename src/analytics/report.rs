@@ -118,7 +118,7 @@ pub struct DayRow {
 }
 
 /// Speed to lead: how soon the agency took up the leads made in the range, in business minutes (src/hours.rs: the
-/// hours of content/site.toml in the `time_zone` setting's zone), from the lead's `created_at` to the earliest
+/// hours of content/facts.toml in the `time_zone` setting's zone), from the lead's `created_at` to the earliest
 /// `changed_at` of its status changes away from `new` (by a status link or `truckins leads status`).
 #[derive(Debug, Default, Serialize)]
 pub struct Speed {

@@ -29,7 +29,7 @@ pub struct Settings {
     /// DOT numbers one client IP may look up per 10 minutes (the quote form's "Is this your company?").
     pub carrier_lookup_limit: usize,
     /// The public address of the site (`https://www.example.com`) for canonical links, structured data and the
-    /// sitemap; unset, the `base_url` of `content/site.toml` that the site was built with.
+    /// sitemap; unset, the `base_url` of `content/facts.toml` that the site was built with.
     pub base_url: Option<String>,
     /// Reverse proxies whose `X-Forwarded-For` is believed (e.g. `["127.0.0.1"]` behind Caddy on the same host).
     pub trusted_proxies: Vec<IpAddr>,
@@ -100,7 +100,7 @@ pub struct Settings {
     pub lead_retention_days: u32,
     /// The agency's time zone, an IANA name such as `America/Chicago` (a file under /usr/share/zoneinfo, or
     /// `$TZDIR`); unset, the server's local zone (`TZ`, else /etc/localtime). The business hours of
-    /// content/site.toml are in it (speed-to-lead, reminders), and so is the agency's day. `main` applies it to the
+    /// content/facts.toml are in it (speed-to-lead, reminders), and so is the agency's day. `main` applies it to the
     /// whole process before anything else runs (src/hours.rs).
     pub time_zone: Option<String>,
     /// Minutes of business hours a lead may stay `new` before the agency gets one reminder e-mail about it; `0`

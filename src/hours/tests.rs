@@ -1,12 +1,12 @@
 //! The counting of business minutes over fixed offsets and a zone that switches to summer time, and the built-in
-//! hours read back as content/site.toml states them.
+//! hours read back as content/facts.toml states them.
 
 use time::macros::{datetime, offset};
 use time::{OffsetDateTime, UtcOffset};
 
 use super::*;
 
-/// Monday to Friday 08:00-18:00, Saturday 10:00-14:00, Sunday closed: the hours content/site.toml states.
+/// Monday to Friday 08:00-18:00, Saturday 10:00-14:00, Sunday closed: the hours content/facts.toml states.
 fn agency() -> WeekHours {
     WeekHours::parse(
         "# comment\n\nMonday 08:00 18:00\nTuesday 08:00 18:00\nWednesday 08:00 18:00\nThursday 08:00 18:00\n\

@@ -35,7 +35,7 @@ use rust_embed::RustEmbed;
 #[folder = "$OUT_DIR/site"]
 pub struct SiteFiles;
 
-/// The public address the pages were built with (`base_url` of `content/site.toml`).
+/// The public address the pages were built with (`base_url` of `content/facts.toml`).
 pub const BUILD_BASE_URL: &str = include_str!(concat!(env!("OUT_DIR"), "/base-url.txt"));
 
 /// The answer to a GET or HEAD of `path` (as sent, percent-encoded) that is not under `/api`: a page, an asset, a

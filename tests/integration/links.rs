@@ -53,7 +53,7 @@ fn fetch(client: &Client, path: &str) -> (Status, String, String) {
 fn every_internal_link_answers_200_and_every_page_is_reachable() {
     let client = common::client();
     let site: toml::Table =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml"))
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/facts.toml"))
             .unwrap()
             .parse()
             .unwrap();

@@ -1,5 +1,5 @@
 //! The visitor's side of the opt-out (issue 25), as served: `/opt-out` in both languages (the form posting to the
-//! opt-out endpoint with its fields, the other ways with the agency's number and address from site.toml, when it takes
+//! opt-out endpoint with its fields, the other ways with the agency's number and address from facts.toml, when it takes
 //! effect), the page a plain post lands on (`/opt-out/received`: what happens next, out of the sitemap, never indexed),
 //! the correction page's template, the footer's link, and the quote form's consent whose words naming the page link
 //! to it while staying, word for word, the text a lead stores. (The endpoint itself is tested with the server.)
@@ -57,7 +57,7 @@ fn languages() -> [(&'static str, &'static str, &'static str); 2] {
 #[test]
 fn the_opt_out_page_has_its_form_the_other_ways_and_when_it_takes_effect() {
     let client = common::client();
-    let site = content_toml("site.toml");
+    let site = content_toml("facts.toml");
     for (prefix, folder, _) in languages() {
         let path = format!("{prefix}/opt-out");
         let html = page(&client, &path);

@@ -56,7 +56,7 @@ fn strings(table: &toml::Table, key: &str) -> Vec<String> {
 #[test]
 fn every_product_page_follows_the_template() {
     let client = common::client();
-    let site = content_toml("site.toml");
+    let site = content_toml("facts.toml");
     let valid_until = site["offer_valid_until"].to_string();
     let all = products();
     assert_eq!(all.len(), 16, "13 product routes and 3 more coverages");
@@ -278,7 +278,7 @@ fn the_old_physical_damage_path_redirects_and_the_footer_shows_the_licence() {
     let client = common::client();
     let response = client.get("/products/physical-damage").dispatch();
     assert_eq!(response.status(), Status::PermanentRedirect);
-    let site = content_toml("site.toml");
+    let site = content_toml("facts.toml");
     let licence = site["licenses"].as_array().unwrap()[0]["number"]
         .as_str()
         .unwrap()
@@ -303,7 +303,7 @@ fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
 #[test]
 fn every_title_and_description_fits_a_search_result() {
     let client = common::client();
-    let brand = content_toml("site.toml")["brand"]
+    let brand = content_toml("facts.toml")["brand"]
         .as_str()
         .unwrap()
         .to_string();
@@ -371,7 +371,7 @@ fn the_privacy_policy_quotes_the_consent_the_form_collects() {
 #[test]
 fn no_page_promises_what_the_agency_cannot_keep() {
     let client = common::client();
-    let site = content_toml("site.toml");
+    let site = content_toml("facts.toml");
     assert!(
         site.get("claims").is_none(),
         "the sample agency has no 24/7 claims line; this test checks the copy without one"
@@ -403,7 +403,7 @@ fn no_page_promises_what_the_agency_cannot_keep() {
 #[test]
 fn structured_data_serves_the_licensed_states_only() {
     let client = common::client();
-    let states: Vec<String> = content_toml("site.toml")["licenses"]
+    let states: Vec<String> = content_toml("facts.toml")["licenses"]
         .as_array()
         .unwrap()
         .iter()
@@ -424,7 +424,7 @@ fn structured_data_serves_the_licensed_states_only() {
 /// output (cargo reruns the build script only when content or the web app changes, not when the calendar does).
 #[test]
 fn the_offer_in_structured_data_stays_valid_for_60_days() {
-    let site = content_toml("site.toml");
+    let site = content_toml("facts.toml");
     let valid_until = site["offer_valid_until"].as_datetime().unwrap().to_string();
     let format = time::macros::format_description!("[year]-[month]-[day]");
     let valid_until = time::Date::parse(&valid_until, format).unwrap();
@@ -432,7 +432,7 @@ fn the_offer_in_structured_data_stays_valid_for_60_days() {
     let days_left = (valid_until - today).whole_days();
     assert!(
         days_left >= 60,
-        "content/site.toml offer_valid_until {valid_until} is {days_left} days away"
+        "content/facts.toml offer_valid_until {valid_until} is {days_left} days away"
     );
     let client = common::client();
     let html = page(&client, "/products/dump-truck-insurance");

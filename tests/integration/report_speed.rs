@@ -1,7 +1,7 @@
 //! Speed to lead and the funnel in `truckins report`, against the real binary: leads posted to the real server at
 //! known moments (its `test_clock`), visits from three sources, then status history written into the file as the
 //! status links and `truckins leads status` write it (`status_changes`), and the report in the agency's time zone
-//! (`America/Chicago`) with the built-in hours of content/site.toml (Monday to Friday 08:00-18:00, Saturday
+//! (`America/Chicago`) with the built-in hours of content/facts.toml (Monday to Friday 08:00-18:00, Saturday
 //! 10:00-14:00, Sunday closed). Every figure is exact, in the JSON, the table, the HTML file and the e-mail.
 
 use std::path::Path;

@@ -11,14 +11,14 @@ use truckins::site::SiteFiles;
 
 use crate::common;
 
-fn site_toml() -> toml::Table {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/site.toml")).unwrap();
+fn facts_toml() -> toml::Table {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/facts.toml"))
+        .unwrap();
     text.parse().unwrap()
 }
 
 fn site_str(key: &str) -> String {
-    site_toml()[key].as_str().unwrap().to_string()
+    facts_toml()[key].as_str().unwrap().to_string()
 }
 
 fn get<'c>(client: &'c Client, path: &str) -> LocalResponse<'c> {
@@ -115,7 +115,7 @@ fn home_page_has_every_section_of_the_spec() {
         .filter(|slug| html.contains(&format!("/blog/{slug}\"")))
         .count();
     assert_eq!(teasers, 3, "three blog teasers");
-    // One phone number, from site.toml, in the page and in the structured data (DECISIONS 5).
+    // One phone number, from facts.toml, in the page and in the structured data (DECISIONS 5).
     assert!(html.contains(&site_str("phone")));
     assert!(html.contains(&format!(r#""telephone":"{}""#, site_str("phone_e164"))));
     assert!(html.contains(&format!(r#"href="tel:{}""#, site_str("phone_e164"))));
@@ -173,7 +173,7 @@ fn layout_has_the_spec_navigation_and_footer() {
     assert!(html.contains("data-current-year"));
     assert!(html.contains("<link rel=\"canonical\" href=\"https://"));
     // Social links appear only when configured (DECISIONS 12); the sample config has none.
-    let social = site_toml()
+    let social = facts_toml()
         .get("social")
         .and_then(|s| s.as_table())
         .map(|t| t.len())

@@ -5,7 +5,7 @@ import { site, type Post } from './content';
 import { pages } from './links';
 import { imageUrl } from './ui/Image';
 
-/** The states the agency is licensed in (content/site.toml), the only places it may sell. */
+/** The states the agency is licensed in (content/facts.toml), the only places it may sell. */
 const areaServed = site.licenses.map((license) => ({ '@type': 'State', name: license.state_name }));
 
 export type JsonLd = Record<string, unknown>;
@@ -72,7 +72,7 @@ export function breadcrumbs(trail: { name: string; path: string }[]): JsonLd {
   };
 }
 
-/** A product page as a Service, with the offer fields of the spec (USD, valid until the date in site.toml). */
+/** A product page as a Service, with the offer fields of the spec (USD, valid until the date in content/facts.toml). */
 export function insuranceService(product: { title: string; description: string; slug: string; menu_label: string }, path: string): JsonLd {
   return {
     '@context': 'https://schema.org',

@@ -162,7 +162,7 @@ export function errorRoutes(): Route[] {
   const error = (file: string, title: string, render: () => ReactElement): Route => ({
     path: `/${file}`,
     file,
-    head: { title: titled(title), description: site.description, source: { file: 'content/site.toml', title: 'brand (with the title in web/src/routes.tsx)', description: 'description' }, path: '/', noindex: true },
+    head: { title: titled(title), description: site.description, source: { file: 'content/site.toml', title: 'brand (in content/facts.toml, with the title in web/src/routes.tsx)', description: 'description' }, path: '/', noindex: true },
     render,
   });
   const thanks = (path: string, englishTitle: string, englishText: string): Route => {

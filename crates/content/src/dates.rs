@@ -1,4 +1,4 @@
-//! The build date, and the check it serves: the offers' `priceValidUntil` (`offer_valid_until` in site.toml) must
+//! The build date, and the check it serves: the offers' `priceValidUntil` (`offer_valid_until` in facts.toml) must
 //! stay ahead of it. The date is passed in (build.rs takes it from `SOURCE_DATE_EPOCH` or the clock), so the same
 //! content checks the same way in tests and in reproducible builds.
 
@@ -93,7 +93,7 @@ mod tests {
     fn offer_problems(valid_until: &str, today: BuildDate) -> Vec<String> {
         let mut problems = Problems::new(Path::new("content"));
         let date = valid_until.parse().expect("a TOML date");
-        check_offer_valid_until(&date, today, Path::new("content/site.toml"), &mut problems);
+        check_offer_valid_until(&date, today, Path::new("content/facts.toml"), &mut problems);
         problems.into_vec()
     }
 
@@ -104,7 +104,7 @@ mod tests {
         assert_eq!(
             offer_problems("2027-03-01", today),
             [
-                "content/site.toml: field `offer_valid_until`: 2027-03-01 is 59 days after the build date; it must be \
+                "content/facts.toml: field `offer_valid_until`: 2027-03-01 is 59 days after the build date; it must be \
               at least 60 days ahead (set a later date, e.g. the end of next year)"
             ]
         );
@@ -116,7 +116,9 @@ mod tests {
         for wrong in ["2028-03-01T10:00:00", "10:00:00"] {
             assert_eq!(
                 offer_problems(wrong, today),
-                ["content/site.toml: field `offer_valid_until`: give a plain date like 2027-12-31"]
+                [
+                    "content/facts.toml: field `offer_valid_until`: give a plain date like 2027-12-31"
+                ]
             );
         }
     }

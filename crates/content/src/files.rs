@@ -55,6 +55,38 @@ pub(crate) fn read_toml<T: DeserializeOwned>(file: &Path, problems: &mut Problem
         .ok()
 }
 
+/// Reads TOML into `T` like [`read_toml`], where the top-level keys `misplaced` names belong in another file: each
+/// one present is a problem naming the field and saying where it goes (`(key, where it goes)`), and the rest of the
+/// file is read without it, so that one run reports the file's other problems too.
+pub(crate) fn read_toml_without<T: DeserializeOwned>(
+    file: &Path,
+    misplaced: &[(&str, &str)],
+    problems: &mut Problems,
+) -> Option<T> {
+    let text = read_text(file, problems)?;
+    let mut table: toml::Table = from_toml(&text)
+        .map_err(|error| problems.add(file, error.to_string().trim_end()))
+        .ok()?;
+    let mut moved = false;
+    for (key, goes) in misplaced {
+        if table.remove(*key).is_some() {
+            problems.add(file, format!("field `{key}`: {goes}"));
+            moved = true;
+        }
+    }
+    // Without a misplaced key, the text itself is read again: its errors name the line. With one, the rest is
+    // written out and read (a table read directly would lose TOML's dates).
+    let read = if moved {
+        toml::to_string(&table)
+            .map_err(|error| error.to_string())
+            .and_then(|rest| from_toml(&rest).map_err(|error| error.to_string()))
+    } else {
+        from_toml(&text).map_err(|error| error.to_string())
+    };
+    read.map_err(|error| problems.add(file, error.to_string().trim_end()))
+        .ok()
+}
+
 /// TOML into `T`, leaving out a translation's `translation_of` line (checked by `translations`, not part of the
 /// model); the line is blanked rather than removed, so that a parse error names the line a text editor shows.
 fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {

@@ -4,7 +4,7 @@
 //!
 //! How it flows: `files` reads TOML into the types of `model` (which deny unknown fields) and splits Markdown front
 //! matter; one module per kind of file checks it (`site`, `home`, `forms`, `products`, `pages`, `posts`, and
-//! `promises` across all of them) into a list of `problems`; `markdown` renders prose with code highlighted by
+//! `promises` across all of them) into a list of `problems`; `samples` lists what of the sample agency remains; `markdown` renders prose with code highlighted by
 //! `highlight`; `placeholders` serialises the result with the words that stand for facts filled in.
 
 mod dates;
@@ -21,6 +21,7 @@ mod posts;
 mod problems;
 mod products;
 mod promises;
+mod samples;
 mod shape;
 mod site;
 mod translations;
@@ -33,15 +34,16 @@ pub use dates::BuildDate;
 pub use markdown::MarkdownRenderer;
 pub use model::*;
 pub use placeholders::to_json;
+pub use samples::{built_for_sample, refuse_samples, sample_items};
 pub use typescript::typescript;
 
-use files::{list_files, read_toml};
+use files::list_files;
 use problems::Problems;
 
 /// Reads and checks the content folder `dir` as of the build date `today` (the offers' validity is checked against
 /// it). Every problem found, as `<file>: <problem>` with the file named from `dir`'s own name on, or the content.
 pub fn load(dir: &Path, today: BuildDate) -> Result<Content, Vec<String>> {
-    load_folder(dir, &dir.join("images"), Problems::new(dir), today)
+    load_folder(dir, dir, Problems::new(dir), today)
 }
 
 /// Reads and checks the Spanish translation, `dir/es/`, of the content `english` read from `dir`: the same checks as
@@ -58,7 +60,7 @@ pub fn load_translation(
     let mut problems = Problems::new(dir);
     translations::check_files(dir, &mut problems);
     let mut found = problems.into_vec();
-    match load_folder(&folder, &dir.join("images"), Problems::new(dir), today) {
+    match load_folder(&folder, dir, Problems::new(dir), today) {
         Ok(mut translation) => {
             // `{claims}` in the Spanish copy says it in Spanish.
             translation.site.claims_text =
@@ -89,14 +91,17 @@ pub fn load_translation(
     }
 }
 
-/// Reads and checks the content folder `dir`, whose images are in `images_dir`.
+/// Reads and checks the words of one language in `dir` (the content folder, or its translation), with the facts
+/// and images of the content folder `root`, which every language shares.
 fn load_folder(
     dir: &Path,
-    images_dir: &Path,
+    root: &Path,
     mut problems: Problems,
     today: BuildDate,
 ) -> Result<Content, Vec<String>> {
     let markdown = MarkdownRenderer::new();
+    let images_dir = root.join("images");
+    let images_dir = images_dir.as_path();
 
     let images = list_files(images_dir, "svg", &mut problems)
         .into_iter()
@@ -108,12 +113,18 @@ fn load_folder(
         .collect::<Vec<_>>();
     let image_set: HashSet<&str> = images.iter().map(String::as_str).collect();
 
-    let site_file = dir.join("site.toml");
-    let mut site: Option<Site> = read_toml(&site_file, &mut problems);
-    if let Some(site) = &mut site {
-        site::check(site, today, &site_file, &mut problems);
+    let site = site::load(
+        &root.join(site::FACTS_FILE),
+        &dir.join("site.toml"),
+        today,
+        &mut problems,
+    );
+    if let Some(site) = &site {
         promises::check(dir, site.claims.is_some(), &mut problems);
     }
+    let authors: Option<Vec<&str>> = site
+        .as_ref()
+        .map(|site| site.authors.iter().map(|a| a.name.as_str()).collect());
     let home = home::load_home(dir, &mut problems);
     let testimonials = home::load_testimonials(dir, &mut problems);
     let forms = forms::load(dir, &mut problems);
@@ -130,7 +141,13 @@ fn load_folder(
     );
     let pages = pages::load_pages(&dir.join("pages"), &mut problems);
     let documents = pages::load_documents(&dir.join("pages"), &markdown, &mut problems);
-    let posts = posts::load(&dir.join("blog"), &image_set, &markdown, &mut problems);
+    let posts = posts::load(
+        &dir.join("blog"),
+        &image_set,
+        authors.as_deref(),
+        &markdown,
+        &mut problems,
+    );
 
     match (site, forms, home, testimonials, faq) {
         (Some(site), Some(forms), Some(home), Some(testimonials), Some(faq))

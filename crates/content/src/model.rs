@@ -30,9 +30,60 @@ pub struct Content {
     pub images: Vec<String>,
 }
 
-/// `site.toml`: the agency's facts.
-#[derive(Deserialize, Serialize, TS)]
+/// `facts.toml`: the agency's facts, which are the same in every language (numbers, addresses, names, times), kept
+/// once for both. The words beside them (the description, the hours' labels) are in each language's `site.toml`.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct Facts {
+    pub brand: String,
+    pub legal_name: String,
+    pub phone: String,
+    pub phone_e164: String,
+    pub email: String,
+    pub base_url: String,
+    pub founded: u16,
+    pub offer_valid_until: toml::value::Datetime,
+    pub address: Address,
+    pub hours: Vec<OpeningHours>,
+    #[serde(default)]
+    pub licenses: Vec<License>,
+    pub claims: Option<ClaimsLine>,
+    #[serde(default)]
+    pub social: BTreeMap<String, String>,
+    #[serde(default)]
+    pub authors: Vec<Author>,
+}
+
+/// One `[[hours]]` of `facts.toml`: the days and times of a line of the hours card (its label is words).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningHours {
+    pub days: Vec<String>,
+    pub opens: Option<String>,
+    pub closes: Option<String>,
+}
+
+/// A person the blog posts name as their author (`author = "..."` must be one of them).
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Author {
+    pub name: String,
+    /// Invented for the sample agency: refused when the site is built for a real address.
+    #[serde(default)]
+    pub sample: bool,
+}
+
+/// `site.toml` (and `es/site.toml`): the words that go with the facts, in one language.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteWords {
+    pub description: String,
+    /// The label of each `[[hours]]` of `facts.toml`, in its order ("Monday - Friday").
+    pub hours_labels: Vec<String>,
+}
+
+/// The agency as the web app reads it: `facts.toml` with one language's `site.toml`.
+#[derive(Serialize, TS)]
 pub struct Site {
     pub brand: String,
     pub legal_name: String,
@@ -47,17 +98,18 @@ pub struct Site {
     pub offer_valid_until: toml::value::Datetime,
     pub address: Address,
     pub hours: Vec<Hours>,
-    #[serde(default)]
     pub licenses: Vec<License>,
     /// A claims line that answers around the clock; without one the site never promises 24/7 claims help.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub claims: Option<ClaimsLine>,
     /// What `{claims}` says (filled in by the build), for pages that show it beside the phone number.
-    #[serde(skip_deserializing)]
     pub claims_text: String,
-    #[serde(default)]
     pub social: BTreeMap<String, String>,
+    /// The blog's authors (checked by the build; the web app reads each post's `author`).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub authors: Vec<Author>,
 }
 
 #[derive(Deserialize, Serialize, TS)]
@@ -76,10 +128,14 @@ pub struct Address {
     pub region: String,
     pub postal_code: String,
     pub country: String,
+    /// An invented address (the sample agency's): refused when the site is built for a real address.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub sample: bool,
 }
 
-#[derive(Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
+/// A line of the hours card: `facts.toml`'s days and times with the language's label.
+#[derive(Serialize, TS)]
 pub struct Hours {
     pub label: String,
     pub days: Vec<String>,
@@ -121,10 +177,11 @@ pub struct TitledText {
     pub text: String,
 }
 
-/// `testimonials.toml`.
+/// `testimonials.toml`: three testimonials, or none (the home page then goes without the section).
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Testimonials {
+    #[serde(default)]
     pub testimonials: Vec<Testimonial>,
 }
 
@@ -135,6 +192,10 @@ pub struct Testimonial {
     pub position: String,
     pub content: String,
     pub rating: u8,
+    /// Invented for the sample agency: a fake testimonial, refused when the site is built for a real address.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub sample: bool,
 }
 
 /// `faq.toml`.

@@ -1,6 +1,6 @@
 //! The content document as JSON, with the words that stand for facts kept elsewhere filled in, so that the copy
 //! and the facts cannot disagree: `{consent_text}` and `{consent_version}` (content/forms.toml) and `{claims}` (how
-//! claims are reported around the clock: the `[claims]` line of site.toml, or the insurer's line on the policy
+//! claims are reported around the clock: the `[claims]` line of facts.toml, or the insurer's line on the policy
 //! documents).
 
 use crate::model::{ClaimsLine, Content, Forms, Site};
@@ -61,29 +61,34 @@ fn expand_placeholders(json: &str, site: &Site, forms: &Forms) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Address;
 
     fn site_and_forms(claims: Option<ClaimsLine>) -> (Site, Forms) {
-        let mut site: Site = toml::from_str(
-            r#"
-            brand = "B"
-            legal_name = "B LLC"
-            description = "D"
-            phone = "(555) 010-0142"
-            phone_e164 = "+15550100142"
-            email = "a@example.com"
-            base_url = "https://example.com"
-            founded = 2010
-            offer_valid_until = 2030-12-31
-            hours = []
-            [address]
-            street = "1 Road"
-            city = "Amarillo"
-            region = "TX"
-            postal_code = "79101"
-            country = "US"
-            "#,
-        )
-        .expect("a site");
+        let mut site = Site {
+            brand: "B".into(),
+            legal_name: "B LLC".into(),
+            description: "D".into(),
+            phone: "(555) 010-0142".into(),
+            phone_e164: "+15550100142".into(),
+            email: "a@example.com".into(),
+            base_url: "https://example.com".into(),
+            founded: 2010,
+            offer_valid_until: "2030-12-31".parse().expect("a date"),
+            address: Address {
+                street: "1 Road".into(),
+                city: "Amarillo".into(),
+                region: "TX".into(),
+                postal_code: "79101".into(),
+                country: "US".into(),
+                sample: false,
+            },
+            hours: Vec::new(),
+            licenses: Vec::new(),
+            claims: None,
+            claims_text: String::new(),
+            social: Default::default(),
+            authors: Vec::new(),
+        };
         site.claims = claims;
         site.claims_text = claims_text(site.claims.as_ref());
         let forms = Forms {

@@ -21,9 +21,12 @@ pub(crate) const CATEGORIES: [&str; 7] = [
     "Technology",
     "Specialized Coverage",
 ];
+/// The posts of `dir`; each one's `author` must be one of `authors` (the names in `facts.toml`), when the facts
+/// could be read.
 pub(crate) fn load(
     dir: &Path,
     images: &HashSet<&str>,
+    authors: Option<&[&str]>,
     markdown: &MarkdownRenderer,
     problems: &mut Problems,
 ) -> Vec<Post> {
@@ -50,6 +53,14 @@ pub(crate) fn load(
         problems.check(front.excerpt.chars().count() <= 200, &file, || {
             "field `excerpt`: at most 200 characters".into()
         });
+        if let Some(authors) = authors {
+            problems.check(authors.contains(&front.author.as_str()), &file, || {
+                format!(
+                    "field `author`: {:?} is not one of the [[authors]] of facts.toml {authors:?}",
+                    front.author
+                )
+            });
+        }
         if let Some(description) = &front.description {
             check_description(description, "description", &file, problems);
         }

@@ -1,5 +1,5 @@
 //! Copy about claims may promise help around the clock only with the line that gives it: `{claims}` says the
-//! `[claims]` line of site.toml, and without one nobody answers claims around the clock, so no page may say so.
+//! `[claims]` line of facts.toml, and without one nobody answers claims around the clock, so no page may say so.
 //! Every TOML and Markdown file of the content folder is read, line by line.
 
 use std::path::Path;
@@ -40,7 +40,7 @@ pub(crate) fn check(dir: &Path, has_claims_line: bool, problems: &mut Problems) 
                 problems.add(
                     &file,
                     format!(
-                        "line {}: promises claims help around the clock, but site.toml has no [claims] line; \
+                        "line {}: promises claims help around the clock, but facts.toml has no [claims] line; \
                          say `{{claims}}` instead (it tells how claims are reported after hours)",
                         number + 1
                     ),

@@ -1,11 +1,14 @@
-//! `site.toml`: the agency's facts. Checks them, and fills in what the web app reads derived from them: the states'
-//! names of the licences and the text of `{claims}`.
+//! The agency: its facts, once for every language in `facts.toml`, and the words that go with them in each
+//! language's `site.toml`. Reads and checks both, refuses a fact in a words file (and words in the facts), and fills
+//! in what the web app reads derived from them: the hours' labels, the states' names of the licences and the text of
+//! `{claims}`.
 
 use std::path::Path;
 
 use crate::dates::{BuildDate, check_offer_valid_until};
 use crate::fields::{is_clock_time, is_e164, is_plain};
-use crate::model::Site;
+use crate::files::read_toml_without;
+use crate::model::{Facts, Hours, Site, SiteWords};
 use crate::placeholders::claims_text;
 use crate::problems::Problems;
 
@@ -77,7 +80,102 @@ const WEEKDAYS: [&str; 7] = [
 /// The networks `[social]` may link to.
 const SOCIAL_NETWORKS: [&str; 5] = ["facebook", "instagram", "linkedin", "x", "youtube"];
 
-pub(crate) fn check(site: &mut Site, today: BuildDate, file: &Path, problems: &mut Problems) {
+/// The file of the facts, in the content folder (never translated).
+pub(crate) const FACTS_FILE: &str = "facts.toml";
+
+/// The top-level keys of `facts.toml`: in a `site.toml` each is a fact kept in the wrong place.
+const FACT_KEYS: [&str; 14] = [
+    "brand",
+    "legal_name",
+    "phone",
+    "phone_e164",
+    "email",
+    "base_url",
+    "founded",
+    "offer_valid_until",
+    "address",
+    "hours",
+    "licenses",
+    "claims",
+    "social",
+    "authors",
+];
+/// The top-level keys of `site.toml`: in `facts.toml` each is words kept in the wrong place.
+const WORD_KEYS: [&str; 2] = ["description", "hours_labels"];
+
+/// The agency in one language: the facts of `facts_file` with the words of `words_file`, checked.
+pub(crate) fn load(
+    facts_file: &Path,
+    words_file: &Path,
+    today: BuildDate,
+    problems: &mut Problems,
+) -> Option<Site> {
+    // As the messages name it, from the content folder's own name on (`content/facts.toml`).
+    let facts_name = facts_file
+        .iter()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<std::path::PathBuf>()
+        .display()
+        .to_string();
+    let fact_here = format!(
+        "a fact, the same in every language: it is kept once, in {facts_name}; remove it here"
+    );
+    let misplaced_facts: Vec<(&str, &str)> = FACT_KEYS
+        .iter()
+        .map(|key| (*key, fact_here.as_str()))
+        .collect();
+    let words_here = "words: they belong in site.toml (and its translation, es/site.toml)";
+    let misplaced_words: Vec<(&str, &str)> =
+        WORD_KEYS.iter().map(|key| (*key, words_here)).collect();
+    let facts: Option<Facts> = read_toml_without(facts_file, &misplaced_words, problems);
+    let words: Option<SiteWords> = read_toml_without(words_file, &misplaced_facts, problems);
+    let (facts, words) = (facts?, words?);
+    problems.check(words.hours_labels.len() == facts.hours.len(), words_file, || {
+        format!(
+            "field `hours_labels`: {} labels; {facts_name} has {} [[hours]], one label each, in their order",
+            words.hours_labels.len(),
+            facts.hours.len()
+        )
+    });
+    let hours = facts
+        .hours
+        .into_iter()
+        .zip(words.hours_labels)
+        .map(|(hours, label)| Hours {
+            label,
+            days: hours.days,
+            opens: hours.opens,
+            closes: hours.closes,
+        })
+        .collect();
+    let mut site = Site {
+        brand: facts.brand,
+        legal_name: facts.legal_name,
+        description: words.description,
+        phone: facts.phone,
+        phone_e164: facts.phone_e164,
+        email: facts.email,
+        base_url: facts.base_url,
+        founded: facts.founded,
+        offer_valid_until: facts.offer_valid_until,
+        address: facts.address,
+        hours,
+        licenses: facts.licenses,
+        claims: facts.claims,
+        claims_text: String::new(),
+        social: facts.social,
+        authors: facts.authors,
+    };
+    check(&mut site, today, facts_file, problems);
+    Some(site)
+}
+
+/// Checks the facts (`file` is `facts.toml`), and fills in the licences' state names and `{claims}`.
+fn check(site: &mut Site, today: BuildDate, file: &Path, problems: &mut Problems) {
     for license in &mut site.licenses {
         match US_STATES.iter().find(|(code, _)| *code == license.state) {
             Some((_, name)) => license.state_name = (*name).to_string(),
@@ -123,30 +221,34 @@ pub(crate) fn check(site: &mut Site, today: BuildDate, file: &Path, problems: &m
     problems.check(site.email.contains('@'), file, || {
         "field `email`: not an e-mail address".into()
     });
-    for hours in &site.hours {
+    for (index, hours) in site.hours.iter().enumerate() {
+        let line = index + 1;
         for day in &hours.days {
             problems.check(WEEKDAYS.contains(&day.as_str()), file, || {
-                format!("hours `{}`: unknown day {day:?}", hours.label)
+                format!("[[hours]] {line}: unknown day {day:?}")
             });
         }
         for time in [&hours.opens, &hours.closes].into_iter().flatten() {
             problems.check(is_clock_time(time), file, || {
-                format!(
-                    "hours `{}`: {time:?} is not a 24-hour time like 08:00",
-                    hours.label
-                )
+                format!("[[hours]] {line}: {time:?} is not a 24-hour time like 08:00")
             });
         }
         problems.check(
             hours.opens.is_some() == hours.closes.is_some(),
             file,
-            || {
-                format!(
-                    "hours `{}`: give both `opens` and `closes`, or neither (closed)",
-                    hours.label
-                )
-            },
+            || format!("[[hours]] {line}: give both `opens` and `closes`, or neither (closed)"),
         );
+    }
+    let mut authors = std::collections::BTreeSet::new();
+    for author in &site.authors {
+        problems.check(
+            !author.name.trim().is_empty() && is_plain(&author.name),
+            file,
+            || "[[authors]] field `name`: give the author's name, without < > & or {".into(),
+        );
+        problems.check(authors.insert(author.name.as_str()), file, || {
+            format!("[[authors]] {:?}: named twice", author.name)
+        });
     }
     for (network, url) in &site.social {
         problems.check(SOCIAL_NETWORKS.contains(&network.as_str()), file, || {

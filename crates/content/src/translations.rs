@@ -1,7 +1,7 @@
 //! The Spanish translation's files (`content/es/<the English file's path>`): each English file has its translation
 //! and each translation its English file, and each translation names the English text it was last reviewed against
 //! by that file's SHA-256 (`translation_of`), so that a change to the English stops the build until the Spanish is
-//! brought up to date.
+//! brought up to date. The facts (`facts.toml`) are the same in every language and have no translation.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ pub(crate) const FOLDER: &str = "es";
 /// The key each translated file starts with: the SHA-256 (hex) of the English file it translates.
 pub(crate) const KEY: &str = "translation_of";
 
-/// The files of a content tree that hold words: TOML and Markdown, without the folder's README, the images and the
-/// translation, as paths relative to `dir`.
+/// The files of a content tree that may hold words: TOML and Markdown, without the folder's README, the images and
+/// the translation, as paths relative to `dir`.
 pub(crate) fn text_files(dir: &Path, problems: &mut Problems) -> BTreeSet<PathBuf> {
     let translation = dir.join(FOLDER);
     let mut files = list_files(dir, "toml", problems);
@@ -32,7 +32,8 @@ pub(crate) fn text_files(dir: &Path, problems: &mut Problems) -> BTreeSet<PathBu
 /// Checks that `dir`'s translation has exactly the English files, each reviewed against the English as it is now.
 pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
     let translation = dir.join(FOLDER);
-    let english = text_files(dir, problems);
+    let mut english = text_files(dir, problems);
+    english.remove(Path::new(crate::site::FACTS_FILE));
     let translated = text_files(&translation, problems);
     // An English file as the messages name it, from the content folder's own name on (`content/faq.toml`).
     let english_name = |file: &Path| Path::new(dir.file_name().unwrap_or_default()).join(file);
@@ -44,6 +45,14 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
         problems.add(&translation.join(missing), problem);
     }
     for extra in translated.difference(&english) {
+        if extra == Path::new(crate::site::FACTS_FILE) {
+            let problem = format!(
+                "facts are the same in every language and have no translation: remove this file; {} holds them",
+                english_name(extra).display()
+            );
+            problems.add(&translation.join(extra), problem);
+            continue;
+        }
         let problem = format!(
             "translates no English file: {} does not exist",
             english_name(extra).display()

@@ -27,7 +27,7 @@ const TYPE_LABELS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-type
 /// The same from content/es/forms.toml: the labels the Spanish form showed.
 const TYPE_LABELS_ES: &str =
     include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.es.txt"));
-/// The agency's name and phone number, one a line, from content/site.toml.
+/// The agency's name and phone number, one a line, from content/facts.toml.
 const AGENCY: &str = include_str!(concat!(env!("OUT_DIR"), "/agency.txt"));
 
 fn agency() -> (&'static str, &'static str) {

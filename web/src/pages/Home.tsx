@@ -19,7 +19,7 @@ import { postCard } from './postCards';
 const heroBadges: { label: string; icon: IconName }[] = [
   { label: t('Specialized Coverage'), icon: 'shieldCheck' },
   { label: t('Competitive Rates'), icon: 'dollar' },
-  // The spec's '24/7 Support' only with the line that answers around the clock (content/site.toml `[claims]`).
+  // The spec's '24/7 Support' only with the line that answers around the clock (content/facts.toml `[claims]`).
   { label: site.claims ? t('24/7 Claims {phone}', { phone: site.claims.phone }) : t('Claims Help'), icon: 'headset' },
 ];
 const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];

@@ -1,6 +1,6 @@
 // /opt-out (issue 25): where a visitor takes back their consent to calls, texts and e-mails. What it does, the form
 // island, the other ways to opt out (a STOP reply, a call, an e-mail: the agency's number and address from
-// site.toml, as the contact page shows them), how soon it takes effect, and what a policy holder still hears about.
+// content/facts.toml, as the contact page shows them), how soon it takes effect, and what a policy holder still hears about.
 import { t } from '@i18n/pages';
 import { page, site } from '../content';
 import OptOutForm, { type OptOutReceivedCopy } from '../islands/OptOutForm';

@@ -1,4 +1,5 @@
-// What clients say: the three testimonials with their star ratings.
+// What clients say: the three testimonials with their star ratings; an agency without any (content/testimonials.toml
+// gone or empty) shows no section at all.
 import { t } from '@i18n/pages';
 import { content } from '../content';
 import { Card } from '../ui/Card';
@@ -6,6 +7,7 @@ import { Section, SectionHeading } from '../ui/Section';
 import { Stars } from '../ui/Stars';
 
 export function Testimonials() {
+  if (content.testimonials.length === 0) return null;
   return (
     <Section tone="mist" labelledBy="testimonials-heading">
       <SectionHeading id="testimonials-heading" kicker={t('Testimonials')} title={t('What Truckers Say About Us')} />
