@@ -93,7 +93,7 @@ pub fn database(database: &Path, folder: &Path) -> Check {
         }
     };
     let root = if as_root() {
-        " (as root, who may write where the service's user may not: run it as that user)"
+        "; checked as root, who may write where the service's user may not: run it as that user"
     } else {
         ""
     };
@@ -271,8 +271,9 @@ pub fn census(path: &Path, now: OffsetDateTime) -> Check {
             };
             let days = (now - at).whole_days();
             let figures = format!(
-                "{} carriers, imported {} ({days} days ago)",
+                "{} carrier{}, imported {} ({days} days ago)",
                 imported.carriers,
+                if imported.carriers == 1 { "" } else { "s" },
                 imported.at.get(..10).unwrap_or(&imported.at)
             );
             if days > CENSUS_MAX_AGE_DAYS {
