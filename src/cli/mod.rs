@@ -75,7 +75,8 @@ pub enum Command {
     /// The preflight before the site takes traffic, with the settings serve would use: one line per check (✓, ✗ or
     /// – with why) for the public address, the proxy settings, the mail relay, the webhook, the database's folder
     /// and disk, backups, the replica, the census, the links' key and the clock. Exits non-zero on any ✗. Sends no
-    /// e-mail unless --send-test, and changes nothing.
+    /// e-mail unless --send-test, and changes nothing (one temporary file is made and removed in the database's
+    /// folder).
     Check(check::CheckArgs),
 }
 
