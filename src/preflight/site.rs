@@ -40,7 +40,7 @@ pub fn base_url(setting: Option<&str>, built: &str) -> Check {
             "base_url",
             format!(
                 "{url} ({from}) is {which}, not a real site's: set base_url to the site's own address (and \
-                 build with it in content/site.toml)"
+                 build with it in content/facts.toml)"
             ),
         );
     }
