@@ -82,6 +82,36 @@ const TEXTS: &[(&str, &str)] = &[
     ("Note must be less than 500 characters", "La nota debe tener menos de 500 caracteres"),
     ("Please wait 10 minutes before sending another opt-out request, or call us.", "Espere 10 minutos antes de enviar otra solicitud de baja, o llámenos."),
     ("There was an error recording your request. Please try again, or call us.", "Hubo un error al registrar su solicitud. Inténtelo de nuevo o llámenos."),
+    // The client-service forms' shared fields (claim, policy change).
+    ("Please enter a phone number we can reach you at", "Escriba un número de teléfono en el que podamos localizarle"),
+    ("Policy number must be less than 40 characters", "El número de póliza debe tener menos de 40 caracteres"),
+    ("Policy number can only contain letters, digits, spaces, hyphens, slashes and dots", "El número de póliza solo puede contener letras, dígitos, espacios, guiones, barras y puntos"),
+    ("Please choose a US state by its two-letter code, such as TX", "Elija un estado de EE. UU. por su clave de dos letras, como TX"),
+    // The first notice of loss.
+    ("Please enter the date of the loss", "Escriba la fecha del siniestro"),
+    ("Please enter the date of the loss as a valid date", "Escriba la fecha del siniestro como una fecha válida"),
+    ("The date of the loss cannot be in the future", "La fecha del siniestro no puede ser una fecha futura"),
+    ("Please enter the time of the loss (an estimate is fine)", "Escriba la hora del siniestro (basta una hora aproximada)"),
+    ("Please enter the time of the loss in hours and minutes, such as 14:30", "Escriba la hora del siniestro en horas y minutos, como 14:30"),
+    ("The time of the loss cannot be later than the time now", "La hora del siniestro no puede ser posterior a la hora actual"),
+    ("Please enter the city or nearest town where it happened", "Escriba la ciudad o el pueblo más cercano donde ocurrió"),
+    ("City must be less than 100 characters", "La ciudad debe tener menos de 100 caracteres"),
+    ("Please choose the state where it happened", "Elija el estado donde ocurrió"),
+    ("Please describe what happened in at least 10 characters", "Describa lo que pasó en al menos 10 caracteres"),
+    ("What happened must be less than 2000 characters", "Lo que pasó debe tener menos de 2000 caracteres"),
+    ("Please choose the insurer from the list, or Not sure", "Elija la aseguradora de la lista, o No estoy seguro"),
+    ("Not sure", "No estoy seguro"),
+    ("Vehicles involved must be less than 500 characters", "Los vehículos involucrados deben tener menos de 500 caracteres"),
+    ("Please choose an answer from the list for injuries", "Elija de la lista una respuesta sobre heridos"),
+    ("Police report number must be less than 50 characters", "El número del reporte de policía debe tener menos de 50 caracteres"),
+    ("Please choose an answer from the list for towing", "Elija de la lista una respuesta sobre la grúa"),
+    ("Yes, someone was hurt", "Sí, hubo heridos"),
+    ("No one was hurt", "No hubo heridos"),
+    ("Not known yet", "Todavía no se sabe"),
+    ("Yes, it was towed", "Sí, se lo llevó la grúa"),
+    ("No, it was not towed", "No, no se lo llevó la grúa"),
+    ("Please wait 10 minutes before reporting another claim. If it is urgent, call us or your insurer's claims line.", "Espere 10 minutos antes de reportar otro siniestro. Si es urgente, llámenos o llame a la línea de reclamos de su aseguradora."),
+    ("There was an error sending your claim. Please call us or your insurer's claims line now.", "Hubo un error al enviar su reclamo. Llámenos ahora o llame a la línea de reclamos de su aseguradora."),
     // The forms' sentences.
     ("Please wait 10 minutes before submitting another request.", "Espere 10 minutos antes de enviar otra solicitud."),
     ("Please wait 10 minutes before submitting another message.", "Espere 10 minutos antes de enviar otro mensaje."),
@@ -132,7 +162,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::forms::{self, details};
+    use crate::forms::{self, claim, details};
 
     /// Every English text of the contract a visitor may read.
     fn english_texts() -> BTreeSet<&'static str> {
@@ -150,7 +180,8 @@ mod tests {
                         .missing
                         .into_iter()
                         .chain(field.invalid)
-                        .chain(field.out_of_range),
+                        .chain(field.out_of_range)
+                        .chain(field.refused),
                 );
             }
         }
@@ -158,7 +189,11 @@ mod tests {
             .iter()
             .chain(&details::COMMODITIES_CHOICES)
             .chain(&details::BEST_TIME_CHOICES);
+        let choices = choices
+            .chain(&claim::INJURIES_CHOICES)
+            .chain(&claim::TOWED_CHOICES);
         texts.extend(choices.map(|(_, label)| *label));
+        texts.insert(claim::INSURER_NOT_SURE_LABEL);
         texts.extend(crate::answers::TRANSLATED);
         texts.insert(forms::EMAIL_NOT_ASCII);
         texts.insert(forms::optout::ONE_OF_THEM);

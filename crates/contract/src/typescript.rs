@@ -77,6 +77,17 @@ pub fn typescript_for(locale: Locale) -> String {
             "bestTimeToCall": choices(&forms::details::BEST_TIME_CHOICES),
         }),
     );
+    export(
+        "claimChoices",
+        &json!({
+            "injuries": choices(&forms::claim::INJURIES_CHOICES),
+            "towed": choices(&forms::claim::TOWED_CHOICES),
+            "insurerNotSure": {
+                "value": forms::claim::INSURER_NOT_SURE,
+                "label": locale.text(forms::claim::INSURER_NOT_SURE_LABEL),
+            },
+        }),
+    );
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);
@@ -90,6 +101,7 @@ pub fn typescript_for(locale: Locale) -> String {
          export type QuoteField = keyof typeof quoteForm.fields;\n\
          export type ContactField = keyof typeof contactForm.fields;\n\
          export type CoiField = keyof typeof coiForm.fields;\n\
+         export type ClaimField = keyof typeof claimForm.fields;\n\
          export type DetailsField = keyof typeof detailsForm.fields;\n\
          export type OptOutField = keyof typeof optOutForm.fields;\n",
         ids.join(" | ")
@@ -143,7 +155,7 @@ mod tests {
     fn the_module_carries_every_rule_and_address() {
         let module = typescript();
         assert!(module.contains("export const quoteForm = {"));
-        assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi';"));
+        assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi' | 'claim';"));
         assert!(module.ends_with("export type OptOutField = keyof typeof optOutForm.fields;\n"));
         for needle in [
             "\"endpoint\": \"/api/leads/quote\"",
@@ -154,6 +166,12 @@ mod tests {
             "\"notFound\": \"_errors/404.html\"",
             "\"value\": \"TRUCKINS_VALUE_\"",
             "\"rateLimitMessage\": \"Please wait 10 minutes before submitting another message.\"",
+            "export const claimForm = {",
+            "\"endpoint\": \"/api/leads/claim\"",
+            "\"thankYou\": \"/report-a-claim/thank-you\"",
+            "\"reportAClaim\": \"/report-a-claim\"",
+            "\"value\": \"not_sure\"",
+            "export type ClaimField = keyof typeof claimForm.fields;",
         ] {
             assert!(module.contains(needle), "missing {needle}");
         }
@@ -172,6 +190,10 @@ mod tests {
             "\"home\": \"/es\"",
             "\"quote\": \"/es/get-quote\"",
             "\"notFound\": \"es/_errors/404.html\"",
+            "\"reportAClaim\": \"/es/report-a-claim\"",
+            "\"thankYou\": \"/es/report-a-claim/thank-you\"",
+            "\"correctionPage\": \"es/_forms/claim.html\"",
+            "\"label\": \"Sí, hubo heridos\"",
             "export const localePrefixes = {\n  \"en\": \"\",\n  \"es\": \"/es\"\n}",
         ] {
             assert!(module.contains(needle), "missing {needle}");

@@ -30,6 +30,9 @@ pub struct Field {
     pub range: Option<(i64, i64)>,
     /// The message for a whole number outside `range`, where `invalid` (about the format) does not say the limits.
     pub out_of_range: Option<&'static str>,
+    /// The message for a well-formed value that a further rule refuses: a date in the past or the future, a VIN
+    /// whose check digit does not match. Kept apart from `invalid` so that each rule says precisely what is wrong.
+    pub refused: Option<&'static str>,
 }
 
 impl Field {
@@ -44,6 +47,7 @@ impl Field {
             pattern: None,
             range: None,
             out_of_range: None,
+            refused: None,
         }
     }
 
@@ -68,6 +72,14 @@ impl Field {
         match self.invalid {
             Some(message) => message,
             None => panic!("the field has no invalid-value message"),
+        }
+    }
+
+    /// The `refused` message; for fields that have one.
+    pub const fn refused_message(&self) -> &'static str {
+        match self.refused {
+            Some(message) => message,
+            None => panic!("the field has no refused-value message"),
         }
     }
 
@@ -124,6 +136,39 @@ pub const PHONE: Field = Field {
     invalid: Some("Please enter a valid US phone number"),
     ..Field::text("phone")
 };
+
+/// The client-service forms' phone (claim): required there, because the agency calls back about a
+/// loss or a change rather than writing; the lead forms' rule otherwise.
+pub const SERVICE_PHONE: Field = Field {
+    required: true,
+    missing: Some("Please enter a phone number we can reach you at"),
+    ..PHONE
+};
+
+/// The policy's number, as the declarations page or the ID card prints it (`TX-CA-123456-01`, `01 APS 123456`,
+/// `CAP1234567/02`): letters, digits, spaces, and the separators insurers use. Optional: a driver on the shoulder
+/// rarely has it, and the agency finds the policy by the insured's name.
+pub const POLICY_NUMBER: Field = Field {
+    max: Some(Limit {
+        chars: 40,
+        message: "Policy number must be less than 40 characters",
+    }),
+    invalid: Some(
+        "Policy number can only contain letters, digits, spaces, hyphens, slashes and dots",
+    ),
+    // `-`, `/` and `.` escaped: browsers compile `pattern` with the `v` flag, where a bare `-` or `/` in a class is
+    // a syntax error (and an invalid pattern is silently not checked at all).
+    pattern: Some("[A-Za-z0-9 \\-\\/\\.]+"),
+    ..Field::text("policy_number")
+};
+
+/// Whether `value` is a policy number by [`POLICY_NUMBER`]'s pattern (the length is the field's `max`).
+pub fn is_policy_number(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '/' | '.'))
+}
 
 pub const COMPANY: Field = Field {
     max: Some(Limit {
@@ -200,6 +245,8 @@ pub use coi::{
     WAIVER_OF_SUBROGATION,
 };
 
+pub mod calendar;
+pub mod claim;
 pub mod details;
 pub mod optout;
 
@@ -328,8 +375,37 @@ pub const OPT_OUT: Form = Form {
     failure_message: "There was an error recording your request. Please try again, or call us.",
 };
 
-/// The lead forms, for what is done to each.
-pub const FORMS: [&Form; 3] = [&QUOTE, &CONTACT, &COI];
+/// The first notice of loss (issue 28): stored with source `claim`, sent to the agency ahead of other mail.
+pub const CLAIM: Form = Form {
+    id: "claim",
+    endpoint: "/api/leads/claim",
+    thank_you: routes::CLAIM_THANK_YOU,
+    correction_page: "_forms/claim.html",
+    correction_id_prefix: "claim",
+    fields: &[
+        NAME,
+        SERVICE_PHONE,
+        claim::EMAIL_OPTIONAL,
+        claim::LOSS_DATE,
+        claim::LOSS_TIME,
+        claim::LOSS_CITY,
+        claim::LOSS_STATE,
+        claim::WHAT_HAPPENED,
+        claim::INSURED_NAME_OPTIONAL,
+        POLICY_NUMBER,
+        claim::INSURER,
+        claim::VEHICLES_INVOLVED,
+        claim::INJURIES,
+        claim::POLICE_REPORT_NUMBER,
+        claim::TOWED,
+    ],
+    // A person after an accident must not be left with a refusal alone: the sentence says where to turn instead.
+    rate_limit_message: "Please wait 10 minutes before reporting another claim. If it is urgent, call us or your insurer's claims line.",
+    failure_message: "There was an error sending your claim. Please call us or your insurer's claims line now.",
+};
+
+/// The lead forms, for what is done to each: the prospects' (quote, contact) and the clients' (certificate, claim).
+pub const FORMS: [&Form; 4] = [&QUOTE, &CONTACT, &COI, &CLAIM];
 
 /// Fields accepted besides a form's own: spam checks, idempotency and attribution.
 pub const EXTRA_FIELDS: [&str; 13] = [
@@ -412,6 +488,43 @@ mod tests {
             );
         }
         assert!(!DETAILS.has_field(EMAIL.name));
+    }
+
+    #[test]
+    fn a_forms_field_names_are_distinct() {
+        for form in FORMS.into_iter().chain([&DETAILS, &OPT_OUT]) {
+            let mut names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
+            names.sort_unstable();
+            let count = names.len();
+            names.dedup();
+            assert_eq!(names.len(), count, "{} names a field twice", form.id);
+        }
+    }
+
+    #[test]
+    fn policy_numbers_are_letters_digits_and_the_insurers_separators() {
+        for number in [
+            "TX-CA-123456-01",
+            "01 APS 123456",
+            "CAP1234567/02",
+            "PHPK1234567.2",
+            "7",
+        ] {
+            assert!(is_policy_number(number), "{number}");
+        }
+        for not_one in ["", "ABC#123", "ABC_123", "PÓLIZA1", "123\n456"] {
+            assert!(!is_policy_number(not_one), "{not_one:?}");
+        }
+        assert_eq!(POLICY_NUMBER.pattern, Some("[A-Za-z0-9 \\-\\/\\.]+"));
+    }
+
+    #[test]
+    fn the_service_forms_require_the_phone_the_lead_forms_do_not() {
+        assert_eq!(SERVICE_PHONE.name, PHONE.name);
+        const { assert!(SERVICE_PHONE.required && !PHONE.required) };
+        assert_eq!(SERVICE_PHONE.invalid, PHONE.invalid);
+        let phone = CLAIM.fields.iter().find(|field| field.name == "phone");
+        assert!(phone.is_some_and(|field| field.required));
     }
 
     #[test]
