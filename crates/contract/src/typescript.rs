@@ -88,6 +88,33 @@ pub fn typescript_for(locale: Locale) -> String {
             },
         }),
     );
+    // Each kind of change with the names of its own fields: the form shows a kind's section and marks its required
+    // inputs `required` only while that kind is chosen.
+    let field_names =
+        |fields: &[Field]| -> Vec<&'static str> { fields.iter().map(|field| field.name).collect() };
+    let kinds: Vec<Value> = forms::policy_change::CHANGE_KINDS
+        .iter()
+        .map(|kind| {
+            json!({
+                "value": kind.value,
+                "label": locale.text(kind.label),
+                "required": field_names(kind.required),
+                "optional": field_names(kind.optional),
+            })
+        })
+        .collect();
+    export("changeKinds", &Value::Array(kinds));
+    export(
+        "changeChoices",
+        &json!({ "licenseClass": choices(&forms::policy_change::LICENSE_CLASS_CHOICES) }),
+    );
+    export(
+        "changeMessages",
+        &json!({
+            "notInForceUntilConfirmed": locale.text(forms::policy_change::NOT_IN_FORCE_UNTIL_CONFIRMED),
+            "licenseNumberByPhone": locale.text(forms::policy_change::LICENSE_NUMBER_BY_PHONE),
+        }),
+    );
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);
@@ -102,6 +129,8 @@ pub fn typescript_for(locale: Locale) -> String {
          export type ContactField = keyof typeof contactForm.fields;\n\
          export type CoiField = keyof typeof coiForm.fields;\n\
          export type ClaimField = keyof typeof claimForm.fields;\n\
+         export type ChangeField = keyof typeof changeForm.fields;\n\
+         export type ChangeKind = (typeof changeKinds)[number]['value'];\n\
          export type DetailsField = keyof typeof detailsForm.fields;\n\
          export type OptOutField = keyof typeof optOutForm.fields;\n",
         ids.join(" | ")
@@ -155,7 +184,10 @@ mod tests {
     fn the_module_carries_every_rule_and_address() {
         let module = typescript();
         assert!(module.contains("export const quoteForm = {"));
-        assert!(module.contains("export type FormId = 'quote' | 'contact' | 'coi' | 'claim';"));
+        assert!(
+            module
+                .contains("export type FormId = 'quote' | 'contact' | 'coi' | 'claim' | 'change';")
+        );
         assert!(module.ends_with("export type OptOutField = keyof typeof optOutForm.fields;\n"));
         for needle in [
             "\"endpoint\": \"/api/leads/quote\"",
@@ -169,9 +201,14 @@ mod tests {
             "export const claimForm = {",
             "\"endpoint\": \"/api/leads/claim\"",
             "\"thankYou\": \"/report-a-claim/thank-you\"",
+            "export const changeForm = {",
+            "\"endpoint\": \"/api/leads/change\"",
             "\"reportAClaim\": \"/report-a-claim\"",
+            "\"policyChange\": \"/policy-change\"",
+            "\"pattern\": \"[A-HJ-NPR-Za-hj-npr-z0-9]{17}\"",
+            "\"value\": \"add_vehicle\"",
             "\"value\": \"not_sure\"",
-            "export type ClaimField = keyof typeof claimForm.fields;",
+            "export type ChangeField = keyof typeof changeForm.fields;",
         ] {
             assert!(module.contains(needle), "missing {needle}");
         }
@@ -191,9 +228,11 @@ mod tests {
             "\"quote\": \"/es/get-quote\"",
             "\"notFound\": \"es/_errors/404.html\"",
             "\"reportAClaim\": \"/es/report-a-claim\"",
-            "\"thankYou\": \"/es/report-a-claim/thank-you\"",
+            "\"policyChange\": \"/es/policy-change\"",
+            "\"thankYou\": \"/es/policy-change/thank-you\"",
             "\"correctionPage\": \"es/_forms/claim.html\"",
-            "\"label\": \"Sí, hubo heridos\"",
+            "\"label\": \"Agregar un vehículo\"",
+            "\"notInForceUntilConfirmed\": \"Ningún cambio está vigente hasta que se lo confirmemos.\"",
             "export const localePrefixes = {\n  \"en\": \"\",\n  \"es\": \"/es\"\n}",
         ] {
             assert!(module.contains(needle), "missing {needle}");

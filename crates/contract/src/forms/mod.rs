@@ -51,6 +51,12 @@ impl Field {
         }
     }
 
+    /// The same rule under another name, for a field that asks the same of another thing (a trailer's model year,
+    /// like a truck's).
+    pub(crate) const fn named(self, name: &'static str) -> Field {
+        Field { name, ..self }
+    }
+
     /// The `min` limit; for fields that have one.
     pub const fn min_limit(&self) -> Limit {
         match self.min {
@@ -137,7 +143,7 @@ pub const PHONE: Field = Field {
     ..Field::text("phone")
 };
 
-/// The client-service forms' phone (claim): required there, because the agency calls back about a
+/// The client-service forms' phone (claim, policy change): required there, because the agency calls back about a
 /// loss or a change rather than writing; the lead forms' rule otherwise.
 pub const SERVICE_PHONE: Field = Field {
     required: true,
@@ -249,6 +255,7 @@ pub mod calendar;
 pub mod claim;
 pub mod details;
 pub mod optout;
+pub mod policy_change;
 
 /// One lead form: its fields and addresses, and the server's sentences about it as a whole.
 #[derive(Debug)]
@@ -404,8 +411,52 @@ pub const CLAIM: Form = Form {
     failure_message: "There was an error sending your claim. Please call us or your insurer's claims line now.",
 };
 
-/// The lead forms, for what is done to each: the prospects' (quote, contact) and the clients' (certificate, claim).
-pub const FORMS: [&Form; 4] = [&QUOTE, &CONTACT, &COI, &CLAIM];
+/// The policy change request (issue 28): stored with source `change`. The kinds' own fields are not required by
+/// the form as a whole; [`policy_change::CHANGE_KINDS`] says which each kind requires.
+pub const CHANGE: Form = Form {
+    id: "change",
+    endpoint: "/api/leads/change",
+    thank_you: routes::POLICY_CHANGE_THANK_YOU,
+    correction_page: "_forms/change.html",
+    correction_id_prefix: "change",
+    fields: &[
+        // Who asks (an insurer takes a change from the insured or someone they authorise: both names are kept).
+        NAME,
+        INSURED_NAME,
+        SERVICE_PHONE,
+        EMAIL,
+        POLICY_NUMBER,
+        policy_change::CHANGE_KIND,
+        policy_change::EFFECTIVE_DATE,
+        // The kinds' fields.
+        policy_change::VEHICLE_YEAR,
+        policy_change::VEHICLE_MAKE,
+        policy_change::VEHICLE_MODEL,
+        policy_change::VIN,
+        policy_change::STATED_VALUE,
+        policy_change::GARAGING_ZIP,
+        policy_change::TRAILER_YEAR,
+        policy_change::TRAILER_MAKE,
+        policy_change::TRAILER_VIN,
+        policy_change::TRAILER_STATED_VALUE,
+        policy_change::DRIVER_NAME,
+        policy_change::DRIVER_DATE_OF_BIRTH,
+        policy_change::LICENSE_STATE,
+        policy_change::LICENSE_CLASS,
+        policy_change::HIRE_DATE,
+        policy_change::NEW_ADDRESS,
+        policy_change::LIENHOLDER_NAME,
+        policy_change::LIENHOLDER_ADDRESS,
+        policy_change::LIENHOLDER_VEHICLE,
+        policy_change::CHANGE_DETAILS,
+    ],
+    rate_limit_message: "Please wait 10 minutes before sending another change request, or call us.",
+    failure_message: "There was an error sending your change request. Please try again, or call us.",
+};
+
+/// The lead forms, for what is done to each: the prospects' (quote, contact) and the clients' (certificate, claim,
+/// policy change).
+pub const FORMS: [&Form; 5] = [&QUOTE, &CONTACT, &COI, &CLAIM, &CHANGE];
 
 /// Fields accepted besides a form's own: spam checks, idempotency and attribution.
 pub const EXTRA_FIELDS: [&str; 13] = [
@@ -523,8 +574,10 @@ mod tests {
         assert_eq!(SERVICE_PHONE.name, PHONE.name);
         const { assert!(SERVICE_PHONE.required && !PHONE.required) };
         assert_eq!(SERVICE_PHONE.invalid, PHONE.invalid);
-        let phone = CLAIM.fields.iter().find(|field| field.name == "phone");
-        assert!(phone.is_some_and(|field| field.required));
+        for form in [&CLAIM, &CHANGE] {
+            let phone = form.fields.iter().find(|field| field.name == "phone");
+            assert!(phone.is_some_and(|field| field.required), "{}", form.id);
+        }
     }
 
     #[test]
