@@ -15,6 +15,7 @@ pub mod hours;
 pub mod leads;
 pub mod notify;
 pub mod ops;
+pub mod preflight;
 pub mod replica;
 pub mod security;
 pub mod server;

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Report(args) => cli::report::run(args, &figment),
         Command::Backup { file } => cli::backup::run(&figment, &file),
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),
+        Command::Check(args) => cli::check::run(args, &figment),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! renames a complete new file over it; each lookup checks the path's inode (one `stat`), and when it changed, the
 //! connections to the old file are let go (a lookup already running on them finishes on the old data) and the new
 //! file is opened. No census file is no census: every lookup answers "not found" until one is imported.
+//! [`imported`] reads a file's record of its import (when, how many carriers) for `truckins check`.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -122,6 +123,58 @@ impl Census {
             error: error.to_string(),
         }
     }
+}
+
+/// What a census file says of its own import (its `census` row): for `truckins check`, which tells how old it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Imported {
+    /// When the import finished, as stored (RFC 3339, UTC).
+    pub at: String,
+    pub carriers: u64,
+}
+
+/// The import record of the census file at `path`, read-only; `None` when no census was imported (no file there).
+/// A file that is not a census, or cannot be read, is an error saying so.
+pub fn imported(path: &Path) -> Result<Option<Imported>, String> {
+    match std::fs::metadata(path) {
+        Ok(_) => {}
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(error) => return Err(format!("{} cannot be read: {error}", path.display())),
+    }
+    let unreadable = |error: rusqlite::Error| {
+        format!(
+            "{} is not a census that can be read: {error}",
+            path.display()
+        )
+    };
+    // Read-only, and never created: the same flags as a lookup's.
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = rusqlite::Connection::open_with_flags(path, flags).map_err(unreadable)?;
+    connection
+        .busy_timeout(Duration::from_millis(100))
+        .map_err(unreadable)?;
+    connection
+        .query_row(
+            "SELECT imported_at, carriers FROM census ORDER BY imported_at DESC LIMIT 1",
+            [],
+            |row| {
+                Ok(Imported {
+                    at: row.get(0)?,
+                    carriers: row.get::<_, i64>(1)?.unsigned_abs(),
+                })
+            },
+        )
+        .optional()
+        .map_err(unreadable)?
+        .map(Some)
+        .ok_or_else(|| format!("{} holds no record of an import", path.display()))
 }
 
 /// How long a lead waits for its carrier snapshot before it is stored without one: a slow or broken census must

@@ -1,10 +1,11 @@
 //! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`,
-//! `optout`, `outbox`, `notify`, `report`, `backup`, `healthcheck`), and what they share (the configuration with `--database` on
+//! `optout`, `outbox`, `notify`, `report`, `backup`, `healthcheck`, `check`), and what they share (the configuration with `--database` on
 //! top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
 pub mod carriers;
+pub mod check;
 pub mod healthcheck;
 pub mod leads;
 pub mod notify;
@@ -71,6 +72,12 @@ pub enum Command {
         #[arg(long)]
         port: Option<u16>,
     },
+    /// The preflight before the site takes traffic, with the settings serve would use: one line per check (✓, ✗ or
+    /// – with why) for the public address, the proxy settings, the mail relay, the webhook, the database's folder
+    /// and disk, backups, the replica, the census, the links' key and the clock. Exits non-zero on any ✗. Sends no
+    /// e-mail unless --send-test, and changes nothing (one temporary file is made and removed in the database's
+    /// folder).
+    Check(check::CheckArgs),
 }
 
 /// No command is `serve` with no flags.

@@ -1,7 +1,8 @@
 //! Sending e-mail: lettre's async SMTP client on the relay of `smtp_url` (STARTTLS required, TLS from the start, or
 //! plain to this machine), TLS by rustls with the public roots and any CA of `smtp_ca_file`; an attempt's outcome
 //! sorted into sent, try again (4xx, no connection, timeout, TLS) or failed for good (5xx); and the step-by-step
-//! check behind `truckins notify test`. The owner's report goes the same way as the agency's e-mail about a lead.
+//! checks behind `truckins notify test` and `truckins check` (the session and login alone, then the test e-mail).
+//! The owner's report goes the same way as the agency's e-mail about a lead.
 
 use std::time::Duration;
 
@@ -193,24 +194,41 @@ impl Mailer {
     /// `truckins notify test`: connects (TLS, authentication) and sends a test e-mail to `notify_to`, saying which
     /// step failed.
     pub async fn test(&self) -> Result<String, String> {
+        self.verify().await?;
+        self.send_test().await
+    }
+
+    /// Connects to the relay, greets it, takes TLS as `smtp_url` says and logs in, sending nothing: what `truckins
+    /// check` asks of the relay, and `notify test`'s first step. Says what was done, or which step failed.
+    pub async fn verify(&self) -> Result<String, String> {
         let place = self.relay.describe();
         match self.transport.test_connection().await {
-            Ok(true) => {}
-            Ok(false) => {
-                return Err(format!(
-                    "{place}: the relay did not answer NOOP after connecting"
-                ));
+            Ok(true) => {
+                let login = if self.relay.credentials.is_some() {
+                    ", accepted the login"
+                } else {
+                    ", no login asked for"
+                };
+                Ok(format!("{place} answered{login}"))
             }
+            Ok(false) => Err(format!(
+                "{place}: the relay did not answer NOOP after connecting"
+            )),
             Err(error) if error.is_permanent() || error.is_transient() => {
                 let what = if self.relay.credentials.is_some() {
                     "authentication refused"
                 } else {
                     "the relay refused the session (does it need a user name and password in smtp_url?)"
                 };
-                return Err(format!("{place}: {what}: {error}"));
+                Err(format!("{place}: {what}: {error}"))
             }
-            Err(error) => return Err(format!("{place}: {}", describe(&error, &self.relay))),
+            Err(error) => Err(format!("{place}: {}", describe(&error, &self.relay))),
         }
+    }
+
+    /// Sends the test e-mail from `mail_from` to `notify_to` (`notify test`, and `truckins check --send-test`).
+    pub async fn send_test(&self) -> Result<String, String> {
+        let place = self.relay.describe();
         let message = compose::test_message(&self.from, &self.to)?;
         let recipients = self
             .to
@@ -230,6 +248,14 @@ impl Mailer {
             )),
             Err(error) => Err(format!("{place}: {}", describe(&error, &self.relay))),
         }
+    }
+
+    /// The sender and the recipients, as the e-mail names them.
+    pub fn addresses(&self) -> (String, Vec<String>) {
+        (
+            self.from.to_string(),
+            self.to.iter().map(ToString::to_string).collect(),
+        )
     }
 }
 

@@ -2,7 +2,8 @@
 //! rustls with the public roots compiled in, and any CA of `webhook_ca_file`), with `X-Truckins-Delivery` (the same on every attempt),
 //! `X-Truckins-Timestamp` and `X-Truckins-Signature: sha256=HEX`, the HMAC-SHA256 of `TIMESTAMP.BODY` with the
 //! secret. Any 2xx is delivered; 408, 429, 5xx, no connection and no answer within `notify_timeout` are tried
-//! again; any other answer fails for good.
+//! again; any other answer fails for good. A signed test event ([`Webhook::probe`]) serves `truckins notify test`
+//! and `truckins check`, which also reads the receiver's `Date`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +35,15 @@ pub fn signature(secret: &[u8], timestamp: u64, body: &[u8]) -> String {
     let digest = mac.finalize().into_bytes();
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256={hex}")
+}
+
+/// A receiver's answer: its status, and its clock as its `Date` header gave it (with when the answer came, by this
+/// machine's clock) for `truckins check` to compare the clocks.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub date: Option<String>,
+    pub received_at: std::time::SystemTime,
 }
 
 /// The webhook of the settings.
@@ -97,32 +107,47 @@ impl Webhook {
             _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead(), &due.standing),
         };
         match self.post(&due.key, body).await {
-            Ok(status) => outcome(status),
+            Ok(answer) => outcome(answer.status),
             Err(reason) => Outcome::Retry(reason),
         }
     }
 
     /// `truckins notify test`: a test event, signed like a lead's.
     pub async fn test(&self) -> Result<String, String> {
-        let key = format!("test-{:016x}", fastrand::u64(..));
         let place = self.target.describe();
-        let status = self
-            .post(
-                &key,
-                compose::webhook_body("test", &key, None, &Default::default()),
-            )
-            .await
-            .map_err(|reason| format!("{place}: {reason}"))?;
-        match outcome(status) {
-            Outcome::Sent => Ok(format!("{place} answered {status} to a signed test event")),
+        let answer = self.probe().await?;
+        match outcome(answer.status) {
+            Outcome::Sent => Ok(format!(
+                "{place} answered {} to a signed test event",
+                answer.status
+            )),
             Outcome::Retry(reason) | Outcome::Failed(reason) | Outcome::Withheld(reason) => {
                 Err(format!("{place}: {reason}"))
             }
         }
     }
 
-    /// POSTs `body` signed, within the timeout; the status of the answer, or why there was none.
-    async fn post(&self, key: &str, body: Vec<u8>) -> Result<StatusCode, String> {
+    /// A signed test event (`"event": "test"`) posted once, and the receiver's answer as it came: `notify test`
+    /// judges it as a lead's delivery would be, `truckins check` only asks that the receiver answers, and reads its
+    /// clock from the `Date` header. The error (no connection, TLS, no answer in time) names the receiver.
+    pub async fn probe(&self) -> Result<Answer, String> {
+        let key = format!("test-{:016x}", fastrand::u64(..));
+        let place = self.target.describe();
+        self.post(
+            &key,
+            compose::webhook_body("test", &key, None, &Default::default()),
+        )
+        .await
+        .map_err(|reason| format!("{place}: {reason}"))
+    }
+
+    /// The receiver as the start-up log shows it: scheme, host and port, never the path (often the hook's key).
+    pub fn describe(&self) -> String {
+        self.target.describe()
+    }
+
+    /// POSTs `body` signed, within the timeout; the answer, or why there was none.
+    async fn post(&self, key: &str, body: Vec<u8>) -> Result<Answer, String> {
         // Unix seconds, from the one clock the outbox schedules by.
         let timestamp = u64::try_from(super::outbox::now_ms() / 1000).unwrap_or(0);
         let request = Request::post(self.target.path.as_str())
@@ -146,7 +171,7 @@ impl Webhook {
             .unwrap_or_else(|_| Err(format!("no answer within {seconds} s")))
     }
 
-    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<StatusCode, String> {
+    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Answer, String> {
         let place = format!("{}:{}", self.target.host, self.target.port);
         let tcp = TcpStream::connect((self.target.host.as_str(), self.target.port))
             .await
@@ -172,9 +197,17 @@ impl Webhook {
         let driver = tokio::spawn(connection);
         let answer = sender.send_request(request).await;
         driver.abort();
-        answer
-            .map(|response| response.status())
-            .map_err(|e| format!("no answer from {place}: {e}"))
+        let response = answer.map_err(|e| format!("no answer from {place}: {e}"))?;
+        let date = response
+            .headers()
+            .get(hyper::header::DATE)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
+        Ok(Answer {
+            status: response.status(),
+            date,
+            received_at: std::time::SystemTime::now(),
+        })
     }
 }
 

@@ -50,8 +50,8 @@ impl Signer {
     /// written as hex to a new file readable by its owner only).
     pub fn load_or_create(database: &Path, base_url: &str) -> Result<Signer, String> {
         let file = key_file(database);
-        let key = match std::fs::read_to_string(&file) {
-            Ok(text) => {
+        let key = match read_key(&file)? {
+            Some(key) => {
                 if let Ok(found) = std::fs::metadata(&file)
                     && found.permissions().mode() & 0o077 != 0
                 {
@@ -60,12 +60,9 @@ impl Signer {
                         file.display()
                     );
                 }
-                decode_hex(text.trim())
-                    .filter(|key| key.len() >= 32)
-                    .ok_or_else(|| format!("{} does not hold a key (64 hex digits): delete it and start again to make a new one (links already sent stop working)", file.display()))?
+                key
             }
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => create(&file)?,
-            Err(error) => return Err(format!("cannot read {}: {error}", file.display())),
+            None => create(&file)?,
         };
         Ok(Signer {
             key,
@@ -136,6 +133,32 @@ impl Signer {
 /// The path and query of a link from its parts (the signature as it came, checked by the caller).
 pub fn path_with(lead: i64, status: Status, until: i64, signature: &str) -> String {
     format!("{PREFIX}{lead}/{status}?until={until}&sig={signature}")
+}
+
+/// The key kept in `file`, `None` when there is no such file (yet); an error when it cannot be read or holds no key.
+/// Reads only: the server makes a missing key at its start, `truckins check` just looks.
+pub fn read_key(file: &Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::read_to_string(file) {
+        Ok(text) => decode_hex(text.trim())
+            .filter(|key| key.len() >= 32)
+            .map(Some)
+            .ok_or_else(|| {
+                format!(
+                    "{} does not hold a key (64 hex digits): delete it and start again to make a new one (links \
+                     already sent stop working)",
+                    file.display()
+                )
+            }),
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(error) => Err(format!("cannot read {}: {error}", file.display())),
+    }
 }
 
 /// Writes a new key to `file`, readable by its owner only; when another process made it first, reads that one.

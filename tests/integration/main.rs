@@ -13,6 +13,7 @@ mod bench_carriers;
 mod bench_leads;
 mod budget;
 mod carriers;
+mod check;
 mod coi;
 mod connections;
 mod consent;

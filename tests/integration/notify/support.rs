@@ -1,6 +1,6 @@
 //! What the notification tests run against, all on 127.0.0.1: a real SMTP server (Python's aiosmtpd, through
 //! `smtp_server.py` beside this file), a webhook receiver written here on `std::net` that answers from a script
-//! (a status, or no answer at all), an https receiver (`webhook_tls_server.py`), the leads file read as the CLI would, and [`wait_until`]: every test waits for
+//! (a status, dated, or no answer at all), an https receiver (`webhook_tls_server.py`), the leads file read as the CLI would, and [`wait_until`]: every test waits for
 //! an event with a generous deadline, never for a fixed time.
 
 use std::collections::VecDeque;
@@ -339,12 +339,24 @@ fn serve(stream: TcpStream, script: &Mutex<Script>) {
         Answer::Status(code) => {
             drop(script);
             let mut stream = stream;
+            // Dated, as real receivers' answers are: `truckins check` compares its clock with it.
             let _ = write!(
                 stream,
-                "HTTP/1.1 {code} Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                "HTTP/1.1 {code} Scripted\r\nDate: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                http_date(time::OffsetDateTime::now_utc())
             );
         }
     }
+}
+
+/// `at` as an HTTP `Date` header writes it: `Sun, 06 Nov 1994 08:49:37 GMT`.
+pub fn http_date(at: time::OffsetDateTime) -> String {
+    let format = time::macros::format_description!(
+        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
+    );
+    at.to_offset(time::UtcOffset::UTC)
+        .format(format)
+        .expect("a date that formats")
 }
 
 // ---------------------------------------------------------------------------------------------------------------

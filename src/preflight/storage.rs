@@ -1,0 +1,474 @@
+//! The checks of files on this machine: the database's folder takes a new file, its file system has room, a recent
+//! backup exists, the census is imported and fresh, and the status links' key is readable. Read-only but for one
+//! temporary file in the database's folder, removed at once.
+
+use std::fs::{self, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::{Check, age, bytes};
+
+/// Free space under which the database's file system fails the check: 1 GiB, a thousand times a database of many
+/// thousand leads, and room for a month of daily backups of it; the server answers 503 to every lead once SQLite
+/// cannot write. A share of the disk is shown, not judged: what the leads need does not grow with the disk.
+pub const LEAST_FREE_BYTES: u64 = 1 << 30;
+/// The newest backup may be this old at most: the timer makes one a day, so two days means one was missed.
+pub const BACKUP_MAX_AGE_SECONDS: u64 = 48 * 3600;
+/// The census may be this old at most: FMCSA publishes the file monthly, so 60 days means two were missed and
+/// the DOT lookup shows carriers (names, power units) as they were.
+pub const CENSUS_MAX_AGE_DAYS: i64 = 60;
+
+/// The folder the database lives in (`.` for a bare file name).
+pub fn database_folder(database: &Path) -> PathBuf {
+    match database.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Whether this process runs as root, who may write where the service's user may not.
+fn as_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The database's folder takes a new file (made and removed here), and the database, when it exists already, opens
+/// for writing (nothing is written to it).
+pub fn database(database: &Path, folder: &Path) -> Check {
+    let probe = folder.join(format!(".truckins-check-{}", std::process::id()));
+    let cannot = |error: std::io::Error| {
+        Check::fail(
+            "database",
+            format!(
+                "the folder {} cannot take a new file ({error}): the server could not make the database, its \
+                 -wal and -shm, or its links' key there",
+                folder.display()
+            ),
+        )
+    };
+    // `create_new`: a file of that name that is already there is never written to or removed.
+    let mut made = match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(made) => made,
+        Err(error) => return cannot(error),
+    };
+    let written = made
+        .write_all(b"truckins check\n")
+        .and_then(|()| made.sync_all());
+    drop(made);
+    let removed = fs::remove_file(&probe);
+    if let Err(error) = written {
+        return cannot(error);
+    }
+    if let Err(error) = removed {
+        return Check::fail(
+            "database",
+            format!(
+                "made {} but cannot remove it ({error}); remove it by hand",
+                probe.display()
+            ),
+        );
+    }
+    let file = match OpenOptions::new().write(true).open(database) {
+        Ok(_) => format!("{} opens for writing", database.display()),
+        Err(error) if error.kind() == ErrorKind::NotFound => format!(
+            "{} is not made yet (the server makes it at its first start)",
+            database.display()
+        ),
+        Err(error) => {
+            return Check::fail(
+                "database",
+                format!(
+                    "{} cannot be opened for writing: {error}",
+                    database.display()
+                ),
+            );
+        }
+    };
+    let root = if as_root() {
+        "; checked as root, who may write where the service's user may not: run it as that user"
+    } else {
+        ""
+    };
+    Check::ok(
+        "database",
+        format!(
+            "the folder {} takes a new file (made and removed); {file}{root}",
+            folder.display()
+        ),
+    )
+}
+
+/// The nearest folder of `path` that exists: the file system a folder not made yet will be on.
+fn existing(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find(|ancestor| !ancestor.as_os_str().is_empty() && ancestor.exists())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Free space on the database folder's file system (as the service's user gets it: less the part kept for root).
+pub fn disk(folder: &Path) -> Check {
+    let place = existing(folder);
+    match free_space(&place) {
+        Ok((free, total)) => judge_space(&place, free, total),
+        Err(error) => Check::fail(
+            "disk",
+            format!(
+                "the free space of {} cannot be read: {error}",
+                place.display()
+            ),
+        ),
+    }
+}
+
+/// `statvfs`: bytes available to an unprivileged user, and the file system's size.
+fn free_space(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::new(ErrorKind::InvalidInput, "a path with a NUL byte"))?;
+    // SAFETY: `name` is a NUL-terminated path and `stat` a zeroed struct statvfs that the call fills in.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(name.as_ptr(), &mut stat) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let unit = stat.f_frsize as u64;
+    Ok((
+        (stat.f_bavail as u64).saturating_mul(unit),
+        (stat.f_blocks as u64).saturating_mul(unit),
+    ))
+}
+
+fn judge_space(place: &Path, free: u64, total: u64) -> Check {
+    let percent = free.saturating_mul(100).checked_div(total).unwrap_or(0);
+    let figures = format!(
+        "{} free of {} ({percent} %) on the file system of {}",
+        bytes(free),
+        bytes(total),
+        place.display()
+    );
+    if free < LEAST_FREE_BYTES {
+        Check::fail(
+            "disk",
+            format!(
+                "{figures}: under {}; once SQLite cannot write, every lead is refused (503)",
+                bytes(LEAST_FREE_BYTES)
+            ),
+        )
+    } else {
+        Check::ok(
+            "disk",
+            format!("{figures} (at least {})", bytes(LEAST_FREE_BYTES)),
+        )
+    }
+}
+
+/// The newest `*.db` file in `folder` (by modification time) is at most two days old at `now`.
+pub fn backups(folder: &Path, now: SystemTime) -> Check {
+    let hint = "deploy/truckins-backup.timer makes one a day (systemctl enable --now truckins-backup.timer; \
+                systemctl list-timers truckins-backup.timer says when it last ran)";
+    let entries = match fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(error) => {
+            return Check::fail(
+                "backups",
+                format!(
+                    "no backups: {} cannot be read ({error}); {hint}",
+                    folder.display()
+                ),
+            );
+        }
+    };
+    let mut count = 0;
+    let mut newest: Option<(SystemTime, PathBuf)> = None;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|extension| extension != "db") {
+            continue;
+        }
+        let Ok(found) = entry.metadata() else {
+            continue;
+        };
+        let Ok(modified) = found.modified() else {
+            continue;
+        };
+        if !found.is_file() {
+            continue;
+        }
+        count += 1;
+        if newest.as_ref().is_none_or(|(time, _)| modified > *time) {
+            newest = Some((modified, path));
+        }
+    }
+    let Some((modified, path)) = newest else {
+        return Check::fail(
+            "backups",
+            format!("no backup (*.db) in {}; {hint}", folder.display()),
+        );
+    };
+    let seconds = now
+        .duration_since(modified)
+        .map(|since| since.as_secs())
+        .unwrap_or(0);
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if seconds > BACKUP_MAX_AGE_SECONDS {
+        Check::fail(
+            "backups",
+            format!(
+                "the newest in {}, {name}, is {} old (more than 48 h); {hint}",
+                folder.display(),
+                age(seconds)
+            ),
+        )
+    } else {
+        Check::ok(
+            "backups",
+            format!(
+                "the newest in {}, {name}, is {} old ({count} in all; at most 48 h)",
+                folder.display(),
+                age(seconds)
+            ),
+        )
+    }
+}
+
+/// The carrier census: imported (else `–`: the quote form works without it, only the DOT lookup offers no
+/// company), and not older than [`CENSUS_MAX_AGE_DAYS`].
+pub fn census(path: &Path, now: OffsetDateTime) -> Check {
+    let import = "truckins carriers import Company_Census_File.csv (as the service's user; README, \"The DOT \
+                  lookup\")";
+    match crate::carriers::lookup::imported(path) {
+        Ok(None) => Check::skip(
+            "census",
+            format!(
+                "not imported ({} missing): the quote form works, its DOT lookup offers no company; {import}",
+                path.display()
+            ),
+        ),
+        Ok(Some(imported)) => {
+            let Ok(at) = OffsetDateTime::parse(&imported.at, &Rfc3339) else {
+                return Check::fail(
+                    "census",
+                    format!(
+                        "{} says it was imported at {:?}, which is not a time; {import}",
+                        path.display(),
+                        imported.at
+                    ),
+                );
+            };
+            let days = (now - at).whole_days();
+            let figures = format!(
+                "{} carrier{}, imported {} ({days} days ago)",
+                imported.carriers,
+                if imported.carriers == 1 { "" } else { "s" },
+                imported.at.get(..10).unwrap_or(&imported.at)
+            );
+            if days > CENSUS_MAX_AGE_DAYS {
+                Check::fail(
+                    "census",
+                    format!(
+                        "{figures}: stale, over {CENSUS_MAX_AGE_DAYS} days (FMCSA publishes it monthly); download \
+                         it again and {import}"
+                    ),
+                )
+            } else {
+                Check::ok(
+                    "census",
+                    format!("{figures}, at most {CENSUS_MAX_AGE_DAYS} days"),
+                )
+            }
+        }
+        Err(why) => Check::fail("census", why),
+    }
+}
+
+/// The status links' key beside the database: readable, a key, and for its owner only.
+pub fn link_key(database: &Path) -> Check {
+    let file = crate::status::links::key_file(database);
+    match crate::status::links::read_key(&file) {
+        Ok(None) => Check::skip(
+            "link_key",
+            format!(
+                "{} not made yet: the server makes it at its first start",
+                file.display()
+            ),
+        ),
+        Ok(Some(_)) => match fs::metadata(&file).map(|found| found.permissions().mode() & 0o777) {
+            Ok(mode) if mode & 0o077 != 0 => Check::fail(
+                "link_key",
+                format!(
+                    "{} (mode {mode:04o}) can be read by other users of this machine, who could make status links: \
+                     chmod 600 it",
+                    file.display()
+                ),
+            ),
+            Ok(mode) => Check::ok(
+                "link_key",
+                format!(
+                    "{} holds a key, mode {mode:04o}; keep it with the backups",
+                    file.display()
+                ),
+            ),
+            Err(error) => Check::fail("link_key", format!("{}: {error}", file.display())),
+        },
+        Err(why) => Check::fail("link_key", why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preflight::Status;
+    use std::time::Duration;
+
+    const GIB: u64 = 1 << 30;
+
+    #[test]
+    fn free_space_fails_under_a_gibibyte() {
+        let place = Path::new("/var/lib/truckins");
+        assert_eq!(judge_space(place, 20 * GIB, 100 * GIB).status, Status::Ok);
+        assert_eq!(judge_space(place, 2 * GIB, 100 * GIB).status, Status::Ok);
+        assert_eq!(judge_space(place, GIB / 2, 4 * GIB).status, Status::Fail);
+        let line = judge_space(place, 3 * GIB, 10 * GIB);
+        assert_eq!(line.status, Status::Ok);
+        assert!(
+            line.detail.starts_with("3.0 GiB free of 10.0 GiB (30 %)"),
+            "{}",
+            line.detail
+        );
+    }
+
+    fn scratch(label: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("truckins-preflight-{}-{label}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_newest_backup_counts_and_other_files_do_not() {
+        let dir = scratch("backups");
+        let now = SystemTime::now();
+        let made = |name: &str, hours: u64| {
+            let path = dir.join(name);
+            fs::write(&path, b"SQLite").unwrap();
+            fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(now - Duration::from_secs(hours * 3600))
+                .unwrap();
+        };
+        assert_eq!(backups(&dir, now).status, Status::Fail, "none yet");
+        made("leads-old.db", 24 * 5);
+        made("notes.txt", 1);
+        let stale = backups(&dir, now);
+        assert_eq!(stale.status, Status::Fail);
+        assert!(
+            stale.detail.contains("leads-old.db, is 5 days 0 h old"),
+            "{}",
+            stale.detail
+        );
+        made("leads-new.db", 47);
+        let fresh = backups(&dir, now);
+        assert_eq!(fresh.status, Status::Ok, "{}", fresh.detail);
+        assert!(
+            fresh
+                .detail
+                .contains("leads-new.db, is 47 h 0 min old (2 in all"),
+            "{}",
+            fresh.detail
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_census_is_fresh_for_sixty_days_and_none_is_not_a_failure() {
+        let dir = scratch("census");
+        let path = dir.join("carriers.db");
+        assert_eq!(
+            census(&path, OffsetDateTime::now_utc()).status,
+            Status::Skip
+        );
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection
+            .execute_batch(
+                "CREATE TABLE census (imported_at TEXT NOT NULL, source TEXT NOT NULL, carriers INTEGER NOT NULL, \
+                 malformed INTEGER NOT NULL); \
+                 INSERT INTO census VALUES ('2026-01-10T08:00:00Z', 'census.csv', 2000000, 0);",
+            )
+            .unwrap();
+        drop(connection);
+        let at = |text: &str| OffsetDateTime::parse(text, &Rfc3339).unwrap();
+        let fresh = census(&path, at("2026-03-01T08:00:00Z"));
+        assert_eq!(fresh.status, Status::Ok, "{}", fresh.detail);
+        assert!(
+            fresh.detail.contains("imported 2026-01-10 (50 days ago)"),
+            "{}",
+            fresh.detail
+        );
+        let stale = census(&path, at("2026-03-20T08:00:00Z"));
+        assert_eq!(stale.status, Status::Fail);
+        assert!(stale.detail.contains("stale"), "{}", stale.detail);
+        // The leads database, say: not a census.
+        fs::write(
+            &path,
+            b"not SQLite at all, and long enough to be read as a header ......",
+        )
+        .unwrap();
+        assert_eq!(
+            census(&path, at("2026-03-01T08:00:00Z")).status,
+            Status::Fail
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_key_readable_by_others_fails_and_a_missing_one_is_made_later() {
+        let dir = scratch("key");
+        let database = dir.join("leads.db");
+        assert_eq!(link_key(&database).status, Status::Skip);
+        let file = crate::status::links::key_file(&database);
+        fs::write(&file, format!("{}\n", "ab".repeat(32))).unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(link_key(&database).status, Status::Fail);
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(link_key(&database).status, Status::Ok);
+        fs::write(&file, "short\n").unwrap();
+        assert_eq!(link_key(&database).status, Status::Fail);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_that_is_a_file_takes_no_database() {
+        let dir = scratch("folder");
+        let not_a_folder = dir.join("plain-file");
+        fs::write(&not_a_folder, b"").unwrap();
+        let database = not_a_folder.join("leads.db");
+        let check = super::database(&database, &database_folder(&database));
+        assert_eq!(check.status, Status::Fail);
+        assert!(
+            check.detail.contains("cannot take a new file"),
+            "{}",
+            check.detail
+        );
+        let good = dir.join("leads.db");
+        assert_eq!(
+            super::database(&good, &database_folder(&good)).status,
+            Status::Ok
+        );
+        assert!(
+            fs::read_dir(&dir).unwrap().count() == 1,
+            "the probe is removed"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
