@@ -80,6 +80,20 @@ fn main() {
     ] {
         write_file(&out_dir.join(name), text.as_bytes());
     }
+    // The insurers the claim form may name, for the server's check and the claim's confirmation (src/leads):
+    // `id\tname\tclaims_phone\tclaims_url`, one a line.
+    let insurers: String = content
+        .site
+        .insurers
+        .iter()
+        .map(|i| {
+            format!(
+                "{}\t{}\t{}\t{}\n",
+                i.id, i.name, i.claims_phone, i.claims_url
+            )
+        })
+        .collect();
+    write_file(&out_dir.join("insurers.txt"), insurers.as_bytes());
     // The agency's business hours, for speed-to-lead and reminders (src/hours.rs documents the format).
     write_file(
         &out_dir.join("hours.txt"),
