@@ -181,6 +181,12 @@ const table: Record<string, string> = {
   "{product} insurance": "Seguro de {product}",
   "{product} Questions": "Preguntas sobre {product}",
   "{state} License {number}": "Licencia de {state} {number}",
+
+  // The clients' pages (issue 28).
+  "Report a Claim": "Reportar un siniestro",
+  "Policy Change": "Cambio de póliza",
+  "Report online to {insurer}": "Reportar en línea a {insurer}",
+  "A load waiting on the change? Call us:": "¿Hay una carga esperando el cambio? Llámenos:",
 };
 
 export const { t, missingTexts } = translator(table, 'web/src/i18n/es/pages.ts');
