@@ -139,14 +139,17 @@ export default function ClaimForm({ insurers, received: copy, template = false }
         {text('insured_name', t('Insured or Company Name'), { optional: true, autoComplete: 'organization' })}
         {text('policy_number', t('Policy Number'), { optional: true })}
         <Field id={id('insurer')} label={t('Insurance Company')} optional error={error('insurer')}>
+          {/* Each choice carries `data-fill="insurer:<id>"`: the no-JavaScript answer selects the one sent again. */}
           <select id={id('insurer')} name="insurer" defaultValue={template ? undefined : ''} className={inputClass} {...describedBy(id('insurer'), { error: errors.insurer })}>
             <option value="">{t('Choose the insurer')}</option>
             {insurers.map((insurer) => (
-              <option key={insurer.id} value={insurer.id}>
+              <option key={insurer.id} value={insurer.id} data-fill={`insurer:${insurer.id}`}>
                 {insurer.name}
               </option>
             ))}
-            <option value={claimChoices.insurerNotSure.value}>{claimChoices.insurerNotSure.label}</option>
+            <option value={claimChoices.insurerNotSure.value} data-fill={`insurer:${claimChoices.insurerNotSure.value}`}>
+              {claimChoices.insurerNotSure.label}
+            </option>
           </select>
         </Field>
         <div className="sm:col-span-2">{textarea('vehicles_involved', t('Vehicles Involved'), 2, { optional: true, hint: t('Unit numbers or VINs of your trucks and trailers involved.') })}</div>
