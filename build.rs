@@ -94,6 +94,15 @@ fn main() {
         })
         .collect();
     write_file(&out_dir.join("insurers.txt"), insurers.as_bytes());
+    // The agency's around-the-clock claims line, for a claim's confirmation when no insurer was chosen:
+    // `name\tphone`, or nothing.
+    let claims_line = content
+        .site
+        .claims
+        .as_ref()
+        .map(|line| format!("{}\t{}\n", line.name, line.phone))
+        .unwrap_or_default();
+    write_file(&out_dir.join("claims-line.txt"), claims_line.as_bytes());
     // The agency's business hours, for speed-to-lead and reminders (src/hours.rs documents the format).
     write_file(
         &out_dir.join("hours.txt"),

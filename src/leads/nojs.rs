@@ -2,6 +2,7 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use contract::forms::calendar::ClockTime;
 use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
 use rocket::http::Status;
@@ -167,6 +168,9 @@ fn fill_template(
             }
         }
     }
+    if matches!(form, Form::Claim | Form::Change) {
+        html = choose_again(html, fields);
+    }
     // Checkboxes ticked again: each carries `data-fill="<field>"` (the quote's consent: markers::CONSENT_FILL).
     for field in form.rules().fields {
         if validate::is_true(fields.get(field.name)) {
@@ -205,10 +209,25 @@ fn fill_template(
                     // A date input likewise holds only a date.
                     "needed_by" if validate::is_date(typed) => typed.trim(),
                     "needed_by" => "",
-                    "policy_expiration" | "effective_date" if validate::is_date(typed) => {
+                    "policy_expiration"
+                    | "effective_date"
+                    | "loss_date"
+                    | "driver_date_of_birth"
+                    | "hire_date"
+                        if validate::is_date(typed) =>
+                    {
                         typed.trim()
                     }
-                    "policy_expiration" | "effective_date" => "",
+                    "policy_expiration"
+                    | "effective_date"
+                    | "loss_date"
+                    | "driver_date_of_birth"
+                    | "hire_date" => "",
+                    // A time input holds only HH:MM.
+                    "loss_time" if ClockTime::parse(typed.trim()).is_some() => typed.trim(),
+                    "loss_time" => "",
+                    "vehicle_year" | "trailer_year" if is_html_number(typed.trim()) => typed.trim(),
+                    "vehicle_year" | "trailer_year" => "",
                     "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y"
                         if is_html_number(typed.trim()) =>
                     {
@@ -236,6 +255,48 @@ fn fill_template(
     filled
 }
 
+/// The claim's and the change's choices (the lists and radio buttons: insurer, injuries, towed, the states, the kind
+/// of change, the license class) chosen again. Each choice carries `data-fill="<field>:<value>"`: an `<option>` gets
+/// `selected`, anything else (a radio button) `checked`. Only a value of letters, digits, `-` and `_` is looked for,
+/// so nothing typed can reach the page here; one that is no choice of the page matches nothing.
+fn choose_again(mut html: String, fields: &RawFields) -> String {
+    for name in CHOICE_FIELDS {
+        let mut chosen = fields.get(name).trim().to_string();
+        if name.ends_with("_state") || name == "license_class" {
+            chosen.make_ascii_uppercase();
+        }
+        let plain = chosen
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if chosen.is_empty() || !plain {
+            continue;
+        }
+        let attribute = format!("data-fill=\"{name}:{chosen}\"");
+        let Some(at) = html.find(&attribute) else {
+            continue;
+        };
+        let tag = html[..at].rfind('<').map_or("", |start| &html[start..at]);
+        let mark = if tag.starts_with("<option") {
+            " selected=\"\""
+        } else {
+            " checked=\"\""
+        };
+        html.insert_str(at + attribute.len(), mark);
+    }
+    html
+}
+
+/// The fields [`choose_again`] chooses again.
+const CHOICE_FIELDS: [&str; 7] = [
+    "insurer",
+    "injuries",
+    "towed",
+    "loss_state",
+    "change_kind",
+    "license_state",
+    "license_class",
+];
+
 pub fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -256,5 +317,36 @@ mod tests {
         for text in ["", "two", ".5", "5.", "+1", "1,000", " 3", "-", "1.2.3"] {
             assert!(!is_html_number(text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn choices_are_chosen_again_by_their_marks_and_only_plain_values() {
+        let page = "<select><option data-fill=\"injuries:no\" value=\"no\">No</option></select>\
+                    <input type=\"radio\" data-fill=\"towed:no\" value=\"no\">\
+                    <option data-fill=\"loss_state:TX\" value=\"TX\">";
+        let fields = RawFields(
+            [
+                ("injuries", "no"),
+                ("towed", "no"),
+                ("loss_state", "tx"),
+                ("insurer", "x\" onfocus=\"alert(1)"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+        );
+        let filled = choose_again(page.to_string(), &fields);
+        assert!(
+            filled.contains("data-fill=\"injuries:no\" selected=\"\""),
+            "{filled}"
+        );
+        assert!(
+            filled.contains("data-fill=\"towed:no\" checked=\"\""),
+            "{filled}"
+        );
+        assert!(
+            filled.contains("data-fill=\"loss_state:TX\" selected=\"\""),
+            "{filled}"
+        );
+        assert!(!filled.contains("alert"));
     }
 }

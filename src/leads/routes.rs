@@ -98,7 +98,7 @@ pub fn stage() -> AdHoc {
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
             .mount(
                 "/api",
-                rocket::routes![quote, contact, coi, add_details, opt_out],
+                rocket::routes![quote, contact, coi, claim, change, add_details, opt_out],
             )
             .mount("/", rocket::routes![quote_thank_you, quote_thank_you_es]))
     })
@@ -201,6 +201,26 @@ async fn coi(
     leads: &State<Leads>,
 ) -> Reply {
     submit(Form::Coi, body, content_type, visit, leads).await
+}
+
+#[post("/leads/claim", data = "<body>")]
+async fn claim(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Claim, body, content_type, visit, leads).await
+}
+
+#[post("/leads/change", data = "<body>")]
+async fn change(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Change, body, content_type, visit, leads).await
 }
 
 #[post("/leads/details", data = "<body>")]
@@ -320,8 +340,20 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
         Verdict::Accepted(id, Some(token)) => {
             Reply::Json(Status::Created, json!({ "id": id, "details_token": token }))
         }
-        Verdict::Accepted(id, None) => Reply::Json(Status::Created, json!({ "id": id })),
-        Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
+        // A client's claim or change: the reference they can quote when they call.
+        Verdict::Accepted(id, None) => match super::reference(form.source(), id) {
+            Some(reference) => {
+                Reply::Json(Status::Created, json!({ "id": id, "reference": reference }))
+            }
+            None => Reply::Json(Status::Created, json!({ "id": id })),
+        },
+        // Spam is answered as a success, in the same shape.
+        Verdict::Dropped => match super::reference(form.source(), 0) {
+            Some(reference) => {
+                Reply::Json(Status::Created, json!({ "id": 0, "reference": reference }))
+            }
+            None => Reply::Json(Status::Created, json!({ "id": 0 })),
+        },
         // Answered above.
         Verdict::UnknownToken | Verdict::Expired => {
             Reply::Error(ClientError::for_status_in(Status::NotFound, locale))

@@ -21,7 +21,9 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
     let stored = store::insert_with(
         &pool,
         &lead,
-        Box::new(|transaction, id| enqueue(transaction, id, &Channel::ALL, "dana@example.com")),
+        Box::new(|transaction, id| {
+            enqueue(transaction, id, &Channel::ALL, "dana@example.com", false)
+        }),
     )
     .unwrap();
     let Stored::New(lead_id) = stored else {
@@ -100,6 +102,7 @@ fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_fai
                 id,
                 &[Channel::Email, Channel::Webhook],
                 "dana@example.com",
+                false,
             )
         }),
     )
@@ -255,7 +258,13 @@ fn outbox_cost_per_lead() {
                             &lead,
                             Box::new(move |transaction, id| {
                                 store::details::set_token(transaction, id, &token)?;
-                                enqueue(transaction, id, channels, "maria@lopezhauling.example")
+                                enqueue(
+                                    transaction,
+                                    id,
+                                    channels,
+                                    "maria@lopezhauling.example",
+                                    false,
+                                )
                             }),
                         )
                         .unwrap();
@@ -347,6 +356,7 @@ fn secure_delete_cost_per_lead() {
                                     id,
                                     &[Channel::Email, Channel::Webhook],
                                     "maria@lopezhauling.example",
+                                    false,
                                 )
                             }),
                         )
