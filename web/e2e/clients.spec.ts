@@ -90,12 +90,11 @@ async function fillChangeCommon(page: Page, email: string, effective: string) {
   await field('email').fill(email);
 }
 
-test.beforeEach(({}, info) => {
-  test.skip(info.project.name !== 'desktop', 'the same at both sizes: run once, at desktop size');
-});
-
 for (const language of LANGUAGES) {
   test.describe(`in ${language.code === 'en' ? 'English' : 'Spanish'}`, () => {
+    // Skipped before the test's page is made.
+    test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'the same at both sizes: run once, at desktop size'));
+
     test('a claim with JavaScript: a future date refused beside its field, then the reference', async ({ page }, info) => {
       const console = watchConsole(page);
       const email = uniqueEmail(info, `claim-${language.code}`);
@@ -233,16 +232,24 @@ for (const language of LANGUAGES) {
   });
 }
 
-test('the clients pages are in the For Clients menu and the footer', async ({ page }) => {
-  await page.goto('/');
-  await hydrated(page);
-  const menu = page.getByRole('navigation', { name: 'Main' }).locator('details', { hasText: 'For Clients' });
-  await menu.locator('summary').click();
-  await menu.getByRole('link', { name: 'Report a Claim' }).click();
+test('the clients pages are in the footer and on the contact page, in both languages', async ({ page }, info) => {
+  test.skip(info.project.name !== 'desktop', 'the same at both sizes: run once, at desktop size');
+  await page.goto('/contact');
+  await page.getByRole('main').getByRole('link', { name: 'Report a claim' }).click();
   await page.waitForURL((url) => url.pathname === '/report-a-claim');
   const footer = page.getByRole('contentinfo');
   await expect(footer.getByRole('link', { name: 'Policy Change' })).toHaveAttribute('href', '/policy-change');
   await page.goto('/es');
   await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Reportar un siniestro' })).toHaveAttribute('href', '/es/report-a-claim');
   await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Cambio de póliza' })).toHaveAttribute('href', '/es/policy-change');
+});
+
+test('the clients pages are in the mobile menu, under For Clients', async ({ page }, info) => {
+  test.skip(info.project.name !== 'phone', 'the menu button is the phone layout');
+  await page.goto('/es');
+  await page.getByText('Menú', { exact: true }).click();
+  const menu = page.getByRole('navigation', { name: 'Móvil' });
+  await expect(menu.getByRole('link', { name: 'Cambio de póliza' })).toHaveAttribute('href', '/es/policy-change');
+  await menu.getByRole('link', { name: 'Reportar un siniestro' }).click();
+  await page.waitForURL((url) => url.pathname === '/es/report-a-claim');
 });

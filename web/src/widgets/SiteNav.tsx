@@ -11,8 +11,9 @@ export interface SiteNavProps {
   vehicles: Link[];
   coverages: Link[];
   links: Link[];
-  /** Pages for existing clients: a menu of the desktop header from 1024 px (below, the header has no room for it), and a
-   * group of the mobile menu. */
+  /** Pages for existing clients, in the mobile menu only: the desktop header has no room (measured: from 768 to 1440 px
+   * a "For Clients" menu, even as an icon, pushes its items onto a second row); the footer's For Clients column and
+   * the contact page lead to them there. */
   clients: Link[];
   /** The call to action beside the menus (the quote page). */
   quote: Link;
@@ -64,8 +65,8 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
     ));
 
   // data-hover-menu: desktop menus also open while a mouse points at them (src/enhance/nav.ts).
-  const dropdown = (label: string, items: Link[], className = '') => (
-    <details className={`nav-menu relative ${className}`} name="site-menu" data-hover-menu="">
+  const dropdown = (label: string, items: Link[]) => (
+    <details className="nav-menu relative" name="site-menu" data-hover-menu="">
       <summary className="flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 font-medium text-ink hover:text-steel lg:px-2 xl:px-2.5">
         {label}
         <Icon name="chevronDown" className="nav-chevron size-4 transition-transform" />
@@ -91,7 +92,6 @@ export function SiteNav({ vehicles, coverages, links, clients, quote, phone, pho
       <nav aria-label={t('Main')} className="hidden flex-wrap items-center justify-end text-sm md:flex lg:gap-0.5 lg:text-base xl:gap-1">
         {dropdown(t('Vehicle Types'), vehicles)}
         {dropdown(t('Coverage Types'), coverages)}
-        {dropdown(t('For Clients'), clients, 'hidden lg:block')}
         {links.map((link) => (
           <a
             key={link.href}

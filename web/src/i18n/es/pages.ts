@@ -186,6 +186,10 @@ const table: Record<string, string> = {
   "Report a Claim": "Reportar un siniestro",
   "Policy Change": "Cambio de póliza",
   "Report online to {insurer}": "Reportar en línea a {insurer}",
+  "Had an accident?": "¿Tuvo un accidente?",
+  "Report a claim": "Reporte un siniestro",
+  ". A truck, trailer or driver to add or remove?": ". ¿Un camión, tráiler o chofer que agregar o quitar?",
+  "Request a policy change": "Solicite un cambio de póliza",
   "A load waiting on the change? Call us:": "¿Hay una carga esperando el cambio? Llámenos:",
 };
 
