@@ -31,11 +31,13 @@ export interface ClaimFormProps {
 }
 
 export default function ClaimForm({ insurers, received: copy, template = false }: ClaimFormProps) {
+  // What the confirmation shows: the reference the server answered, and the insurer the report named (its line).
   const [answer, setAnswer] = useState<{ reference?: string; insurer?: string }>({});
   const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ClaimField>({
     endpoint: claimForm.endpoint,
     template,
     onCreated: (body) => setAnswer((shown) => ({ ...shown, reference: typeof body.reference === 'string' ? body.reference : undefined })),
+    // The body is the form's own fields; the insurer they name is kept for the confirmation.
     body: (fields) => {
       setAnswer({ insurer: fields.insurer });
       return fields;
