@@ -178,10 +178,13 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     ];
     let reply = post_form(port, CLAIM, &form);
     assert_eq!(reply.status, 303, "{}", reply.text());
-    assert_eq!(
-        reply.header("Location"),
-        Some("/es/report-a-claim/thank-you")
+    let location = reply.header("Location").unwrap_or_default().to_string();
+    assert!(
+        location.starts_with("/es/report-a-claim/thank-you?reference=CLM-0000"),
+        "{location}"
     );
+    let page = Http::connect(port).unwrap().get(&location, &[]).unwrap();
+    assert_eq!(page.status, 200, "the thank-you page with its reference");
     // In Spanish, without an insurer, from another address: the confirmation gives the agency's phone.
     let mut third = full_claim();
     third["email"] = json!("luis@example.com");
