@@ -252,8 +252,6 @@ fn fill_template(
                     // A time input holds only HH:MM.
                     "loss_time" if ClockTime::parse(typed.trim()).is_some() => typed.trim(),
                     "loss_time" => "",
-                    "vehicle_year" | "trailer_year" if is_html_number(typed.trim()) => typed.trim(),
-                    "vehicle_year" | "trailer_year" => "",
                     "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y"
                         if is_html_number(typed.trim()) =>
                     {
