@@ -318,7 +318,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     );
     let mail = agency
         .iter()
-        .find(|mail| subject(mail).contains("Waco"))
+        .find(|mail| subject(mail).starts_with("URGENT CLAIM: Rosa Diaz, Waco"))
         .unwrap();
     let text = part(mail, "text/plain");
     for expected in [
@@ -335,6 +335,16 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     ] {
         assert!(text.contains(&expected), "{expected:?} in:\n{text}");
     }
+
+    // Its status links work as for every lead: the "Contacted" page names the claim.
+    let link = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Contacted: "))
+        .expect("a Contacted link");
+    let path = &link[link.find("/lead-status/").expect("a status link")..];
+    let page = Http::connect(port).unwrap().get(path, &[]).unwrap();
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(page.text().contains("Claim report"), "{}", page.text());
 
     // The client's confirmations, with autoreply off: one to Rosa (English, the insurer's claims line), none for
     // her second claim the same day, one to Luis in Spanish with the agency's phone.
