@@ -48,6 +48,14 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) 
             "{thank_you}?{}={token}",
             contract::routes::DETAILS_TOKEN_PARAMETER
         )),
+        // A claim or a change request: its reference, for the page to show.
+        Verdict::Accepted(id, None) if super::reference(form.source(), id).is_some() => {
+            Reply::SeeOther(format!(
+                "{thank_you}?{}={}",
+                contract::routes::REFERENCE_PARAMETER,
+                super::reference(form.source(), id).unwrap_or_default()
+            ))
+        }
         // Answered above (details refused).
         Verdict::Accepted(_, None)
         | Verdict::Dropped
@@ -97,6 +105,24 @@ pub fn page(path: &str, locale: Locale) -> String {
                 escape_html(&locale.page(path))
             )
         })
+}
+
+/// A claim's or a change request's thank-you page (by its English address, in `locale`) with `reference` where the
+/// page has [`markers::REFERENCE`]: only a reference of the shape the server gives (`CLM-` or `CHG-` and digits),
+/// anything else (or none) leaves it empty.
+pub fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> String {
+    let reference = reference.filter(|text| is_reference(text)).unwrap_or("");
+    page(path, locale).replace(markers::REFERENCE, reference)
+}
+
+/// `CLM-000123`, `CHG-000045`: a prefix of the two, a hyphen, six digits or more.
+fn is_reference(text: &str) -> bool {
+    let digits = text
+        .strip_prefix("CLM-")
+        .or_else(|| text.strip_prefix("CHG-"));
+    digits.is_some_and(|digits| {
+        (6..=19).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
@@ -226,8 +252,6 @@ fn fill_template(
                     // A time input holds only HH:MM.
                     "loss_time" if ClockTime::parse(typed.trim()).is_some() => typed.trim(),
                     "loss_time" => "",
-                    "vehicle_year" | "trailer_year" if is_html_number(typed.trim()) => typed.trim(),
-                    "vehicle_year" | "trailer_year" => "",
                     "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y"
                         if is_html_number(typed.trim()) =>
                     {
@@ -316,6 +340,22 @@ mod tests {
         }
         for text in ["", "two", ".5", "5.", "+1", "1,000", " 3", "-", "1.2.3"] {
             assert!(!is_html_number(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_reference_of_the_servers_shape_is_filled_in() {
+        for good in ["CLM-000123", "CHG-000045", "CLM-1234567"] {
+            assert!(is_reference(good), "{good}");
+        }
+        for bad in [
+            "",
+            "CLM-12",
+            "XYZ-000123",
+            "CLM-000123<script>",
+            "clm-000123",
+        ] {
+            assert!(!is_reference(bad), "{bad}");
         }
     }
 

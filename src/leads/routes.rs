@@ -100,7 +100,17 @@ pub fn stage() -> AdHoc {
                 "/api",
                 rocket::routes![quote, contact, coi, claim, change, add_details, opt_out],
             )
-            .mount("/", rocket::routes![quote_thank_you, quote_thank_you_es]))
+            .mount(
+                "/",
+                rocket::routes![
+                    quote_thank_you,
+                    quote_thank_you_es,
+                    claim_thank_you,
+                    claim_thank_you_es,
+                    change_thank_you,
+                    change_thank_you_es
+                ],
+            ))
     })
 }
 
@@ -255,6 +265,40 @@ fn quote_thank_you(details: Option<&str>) -> Reply {
 #[get("/es/get-quote/thank-you?<details>")]
 fn quote_thank_you_es(details: Option<&str>) -> Reply {
     thank_you_page(details, Locale::Es)
+}
+
+/// A claim's thank-you page, its reference filled in after a plain form post (`?reference=CLM-000123`).
+#[get("/report-a-claim/thank-you?<reference>")]
+fn claim_thank_you(reference: Option<&str>) -> Reply {
+    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::En)
+}
+
+#[get("/es/report-a-claim/thank-you?<reference>")]
+fn claim_thank_you_es(reference: Option<&str>) -> Reply {
+    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::Es)
+}
+
+/// A change request's thank-you page, its reference filled in likewise (`?reference=CHG-000045`).
+#[get("/policy-change/thank-you?<reference>")]
+fn change_thank_you(reference: Option<&str>) -> Reply {
+    reference_page(
+        contract::routes::POLICY_CHANGE_THANK_YOU,
+        reference,
+        Locale::En,
+    )
+}
+
+#[get("/es/policy-change/thank-you?<reference>")]
+fn change_thank_you_es(reference: Option<&str>) -> Reply {
+    reference_page(
+        contract::routes::POLICY_CHANGE_THANK_YOU,
+        reference,
+        Locale::Es,
+    )
+}
+
+fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> Reply {
+    Reply::Page(Status::Ok, nojs::reference_page(path, reference, locale))
 }
 
 fn thank_you_page(details: Option<&str>, locale: Locale) -> Reply {

@@ -36,6 +36,11 @@ pub const DETAILS_THANK_YOU: &str = "/get-quote/details-received";
 /// server fills it into the page's "Speed up your quote" form.
 pub const DETAILS_TOKEN_PARAMETER: &str = "details";
 
+/// The query parameter that carries a claim's or a change request's reference (`CLM-000123`, `CHG-000045`) to
+/// [`CLAIM_THANK_YOU`] or [`POLICY_CHANGE_THANK_YOU`] after a plain form post: the server fills it into the page
+/// (`forms::markers::REFERENCE`), so a person without JavaScript sees the reference too.
+pub const REFERENCE_PARAMETER: &str = "reference";
+
 /// The DOT lookup, `GET /api/carriers/<dot>`: the quote form's "Is this your company?" asks it.
 pub const CARRIERS_API: &str = "/api/carriers";
 

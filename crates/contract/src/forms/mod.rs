@@ -493,6 +493,14 @@ pub mod markers {
     pub const MESSAGE: &str = "TRUCKINS_FORM_MESSAGE";
     /// The attribute on the consent checkbox (`data-fill="consent"`) beside which the server writes `checked`.
     pub const CONSENT_FILL: &str = "consent";
+    /// Between a field's name and a value in the `data-fill` of a choice of the claim and change forms (an
+    /// `<option>` or a radio button: `data-fill="injuries:no"`), beside which the server writes `selected` (an
+    /// option) or `checked` (anything else) when that value was sent.
+    pub const CHOICE_SEPARATOR: &str = ":";
+    /// On the claim's and the change request's thank-you pages: where the reference of the request goes (the
+    /// server fills it in after a plain form post, `?reference=`; empty on a visit without one, so the element
+    /// holding it is best hidden when empty).
+    pub const REFERENCE: &str = "TRUCKINS_REFERENCE";
 }
 
 #[cfg(test)]
