@@ -192,7 +192,9 @@ for (const language of LANGUAGES) {
       await page.locator('#claim-loss_date').fill(localDate(-1));
       await page.getByRole('button', { name: language.claimSubmit }).click();
       await page.waitForURL((url) => url.pathname === `${language.prefix}/report-a-claim/thank-you`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${language.claimReceived}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(language.claimReceived);
+      // The reference the server gave, filled in from the address it sent the browser to.
+      await expect(page.getByText(language.reference)).toContainText(/CLM-\d{6}/);
       await expect(page.locator('main a[href="tel:+15550100142"]')).toBeVisible();
       expect(leadsFor(email)).toMatchObject([{ source: 'claim', language: language.code }]);
       await context.close();
@@ -226,6 +228,7 @@ for (const language of LANGUAGES) {
       await page.waitForURL((url) => url.pathname === `${language.prefix}/policy-change/thank-you`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(language.changeReceived);
       await expect(page.getByText(language.notInForce)).toBeVisible();
+      await expect(page.getByText(language.reference)).toContainText(/CHG-\d{6}/);
       expect(leadsFor(email)).toMatchObject([{ source: 'change', language: language.code }]);
       await context.close();
     });

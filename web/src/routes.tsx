@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { changeForm, changeMessages, claimForm, coiForm, contactForm, detailsForm, optOutForm, quoteForm, routes as addresses } from '@contract';
+import { changeForm, changeMessages, claimForm, coiForm, contactForm, detailsForm, markers, optOutForm, quoteForm, routes as addresses } from '@contract';
 import { locale } from '@i18n/locale';
 import { t } from '@i18n/pages';
 import type { ReactElement } from 'react';
@@ -179,6 +179,12 @@ export function errorRoutes(): Route[] {
   const claimReceived = pageCopy<ClaimCopy>('report-a-claim').received;
   const change = pageCopy<ChangeCopy>('policy-change');
   const landing = (path: string, title: string, render: () => ReactElement): Route => ({ ...error(`${path.slice(1)}/index.html`, title, render), path });
+  // The request's reference, which the server fills in after a plain form post (`?reference=`); hidden when empty.
+  const reference = (
+    <p className="mt-4 text-lg has-[strong:empty]:hidden">
+      {t('Your reference:')} <strong className="font-mono">{markers.reference}</strong>
+    </p>
+  );
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
@@ -188,12 +194,14 @@ export function errorRoutes(): Route[] {
     error(coiForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="coi" />),
     landing(thankYouPaths.claim, claimReceived.heading, () => (
       <ThankYou title={claimReceived.heading} text={claimReceived.text}>
+        {reference}
         <p className="mt-4 text-muted">{claimReceived.emailed}</p>
       </ThankYou>
     )),
     error(claimForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="claim" />),
     landing(thankYouPaths.change, change.received.heading, () => (
       <ThankYou title={change.received.heading} text={change.received.text}>
+        {reference}
         <p className="mt-4 text-lg font-semibold">{changeMessages.notInForceUntilConfirmed}</p>
         <p className="mt-2 text-muted">{change.after_hours}</p>
       </ThankYou>

@@ -186,6 +186,7 @@ const table: Record<string, string> = {
   "Report a Claim": "Reportar un siniestro",
   "Policy Change": "Cambio de póliza",
   "Report online to {insurer}": "Reportar en línea a {insurer}",
+  "Your reference:": "Su número de referencia:",
   "Had an accident?": "¿Tuvo un accidente?",
   "Report a claim": "Reporte un siniestro",
   ". A truck, trailer or driver to add or remove?": ". ¿Un camión, tráiler o chofer que agregar o quitar?",
