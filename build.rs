@@ -80,6 +80,29 @@ fn main() {
     ] {
         write_file(&out_dir.join(name), text.as_bytes());
     }
+    // The insurers the claim form may name, for the server's check and the claim's confirmation (src/leads):
+    // `id\tname\tclaims_phone\tclaims_url`, one a line.
+    let insurers: String = content
+        .site
+        .insurers
+        .iter()
+        .map(|i| {
+            format!(
+                "{}\t{}\t{}\t{}\n",
+                i.id, i.name, i.claims_phone, i.claims_url
+            )
+        })
+        .collect();
+    write_file(&out_dir.join("insurers.txt"), insurers.as_bytes());
+    // The agency's around-the-clock claims line, for a claim's confirmation when no insurer was chosen:
+    // `name\tphone`, or nothing.
+    let claims_line = content
+        .site
+        .claims
+        .as_ref()
+        .map(|line| format!("{}\t{}\n", line.name, line.phone))
+        .unwrap_or_default();
+    write_file(&out_dir.join("claims-line.txt"), claims_line.as_bytes());
     // The agency's business hours, for speed-to-lead and reminders (src/hours.rs documents the format).
     write_file(
         &out_dir.join("hours.txt"),

@@ -334,6 +334,15 @@ pub fn business_minutes_between(start: OffsetDateTime, end: OffsetDateTime) -> i
     business_minutes_in(WeekHours::built(), &LocalZone, start, end)
 }
 
+/// Whether the agency is open at `at` (its first business minute lies within the minute after `at`), by the built-in
+/// hours in its time zone: a policy change sent when it is closed is read the next business day. With no hours at
+/// all, always.
+pub fn is_open_at(at: OffsetDateTime) -> bool {
+    let hours = WeekHours::built();
+    hours.always_closed()
+        || business_minutes_in(hours, &LocalZone, at, at + Duration::seconds(1)) > 0
+}
+
 /// The instant `minutes` business minutes after `start`, by the built-in hours in the agency's time zone (see
 /// [`add_business_minutes_in`]).
 pub fn add_business_minutes(start: OffsetDateTime, minutes: i64) -> OffsetDateTime {

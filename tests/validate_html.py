@@ -65,6 +65,18 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
     contact_errors = {"name": "B", "email": "b@", "subject": "Hi", "message": "short"}
     coi_errors = {"name": "C", "email": "c@", "insured_name": "<b>", "certificate_holder": "", "holder_address": "x",
                   "additional_insured": "on", "needed_by": "2001-01-01", "notes": "& \"more\""}
+    # The clients' forms (issue 28): a claim dated in the future with a choice of each kind kept, and a change of a
+    # kind with a VIN whose check digit is wrong, dated in the past.
+    claim_errors = {"name": "D", "phone": "12", "email": "d@", "loss_date": "2999-01-01", "loss_time": "10:00",
+                    "loss_city": "<i>W</i>", "loss_state": "Texas", "what_happened": "short & \"odd\"",
+                    "insurer": "not_sure", "injuries": "yes", "towed": "maybe", "police_report_number": "<b>1</b>"}
+    change_errors = {"name": "E", "insured_name": "<b>", "phone": "", "email": "e@", "change_kind": "add_vehicle",
+                     "effective_date": "2001-01-01", "vehicle_year": "twenty", "vehicle_make": "Mack",
+                     "vehicle_model": "<Anthem>", "vin": "1M8GDM9A1KP042788", "stated_value": "lots",
+                     "garaging_zip": "7610", "license_class": "A", "driver_name": "Lu"}
+    good_claim = {"name": "Ray Dominguez", "phone": "(555) 210-0177", "loss_date": "2020-01-01", "loss_time": "06:45",
+                  "loss_city": "Waco", "loss_state": "TX", "what_happened": "Rear-ended at a stop on I-35 southbound.",
+                  "insurer": "not_sure", "injuries": "no"}
     # The opt-out form (issue 25): both left empty, or a number that is none.
     optout_empty = {"phone": "", "email": "", "note": "<b>stop</b> & \"now\""}
     optout_bad_phone = {"phone": "555-01<00>", "email": "e@example.com", "note": ""}
@@ -83,6 +95,10 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
         "answers/quote-with-errors.html": fetch(f"{base}/api/leads/quote", quote_errors),
         "answers/quote-typed-letters.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "vehicle_count": "two"}),
         "answers/contact-with-errors.html": fetch(f"{base}/api/leads/contact", contact_errors),
+        "answers/claim-with-errors.html": fetch(f"{base}/api/leads/claim", claim_errors),
+        "answers/change-with-errors.html": fetch(f"{base}/api/leads/change", change_errors),
+        # A stored claim's thank-you page, its reference filled in (after the 303).
+        "answers/claim-thank-you.html": fetch(f"{base}/api/leads/claim", good_claim),
         "answers/optout-empty.html": fetch(f"{base}/api/opt-out", optout_empty),
         "answers/optout-bad-phone.html": fetch(f"{base}/api/opt-out", optout_bad_phone),
         "answers/quote-unreadable.html": fetch(f"{base}/api/leads/quote", raw=b"name=%ZZ&\xff\xfe"),
@@ -92,6 +108,8 @@ def answer_pages(base: str) -> dict[str, tuple[int, str]]:
         "answers/es/quote-with-errors.html": fetch(f"{base}/api/leads/quote", {**quote_errors, "locale": "es"}),
         "answers/es/contact-with-errors.html": fetch(f"{base}/api/leads/contact", {**contact_errors, "locale": "es"}),
         "answers/es/coi-with-errors.html": fetch(f"{base}/api/leads/coi", {**coi_errors, "locale": "es"}),
+        "answers/es/claim-with-errors.html": fetch(f"{base}/api/leads/claim", {**claim_errors, "locale": "es"}),
+        "answers/es/change-with-errors.html": fetch(f"{base}/api/leads/change", {**change_errors, "locale": "es"}),
         "answers/es/optout-empty.html": fetch(f"{base}/api/opt-out", {**optout_empty, "locale": "es"}),
         "answers/es/quote-details-offer.html": fetch(f"{base}/api/leads/quote", {**good_quote, "locale": "es",
                                                                                  "email": "rosa@example.com"}),
@@ -107,6 +125,11 @@ EXPECTED_ANSWERS = {
     "answers/contact-with-errors.html": (422, "Please correct the fields marked below."),
     "answers/quote-unreadable.html": (400, "Your browser sent something we could not read."),
     "answers/coi-with-errors.html": (422, "Please correct the fields marked below."),
+    "answers/claim-with-errors.html": (422, "The date of the loss cannot be in the future"),
+    "answers/claim-thank-you.html": (200, "CLM-"),
+    "answers/change-with-errors.html": (422, "check digit (the 9th character) does not match"),
+    "answers/es/claim-with-errors.html": (422, "La fecha del siniestro no puede ser una fecha futura"),
+    "answers/es/change-with-errors.html": (422, "La fecha de vigencia no puede ser una fecha pasada"),
     "answers/optout-empty.html": (422, "Please enter the phone number or the email address to stop contacting"),
     "answers/optout-bad-phone.html": (422, "Please enter a valid US phone number"),
     "answers/quote-details-offer.html": (200, "Speed up your quote"),

@@ -441,6 +441,28 @@ fn print_table(
                 }
                 about
             }
+            // A client's claim or change: its reference, then when and where, or what and from when.
+            store::Source::Claim | store::Source::Change => {
+                let request = lead.request.clone().unwrap_or_default();
+                let field = |name: &str| request.get(name).unwrap_or("-").to_string();
+                let reference =
+                    truckins::leads::reference(lead.source, lead.id).unwrap_or_default();
+                if lead.source == store::Source::Claim {
+                    format!(
+                        "{reference} loss {} {} in {}, {}",
+                        field("loss_date"),
+                        field("loss_time"),
+                        field("loss_city"),
+                        field("loss_state")
+                    )
+                } else {
+                    format!(
+                        "{reference} {} from {}",
+                        field("change_kind"),
+                        field("effective_date")
+                    )
+                }
+            }
         };
         // A quote whose visitor added the operation's details (the export has each of them).
         let about = match (&lead.details_at, &lead.radius) {

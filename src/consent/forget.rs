@@ -1,7 +1,8 @@
 //! Erasure: `truckins leads forget` (a person's request, by e-mail or phone) and the retention period (leads and
 //! opt-outs older than `lead_retention_days`) erase the same way. A lead keeps what says nobody (its dates, form,
 //! status, insurance type and number of trucks, its consent's wording and version, the attribution's hosts and
-//! campaign tags) and loses every field that could; its deliveries lose their recipient and last error, and the
+//! campaign tags) and loses every field that could (a claim's or a change request's own fields with the rest); its
+//! deliveries lose their recipient and last error, and the
 //! agency's news of an opt-out that named it loses its payload. With `secure_delete` on every connection (see
 //! `store::pool`) the old bytes are overwritten in the file, and a `TRUNCATE` checkpoint empties the WAL.
 
@@ -172,7 +173,7 @@ pub fn erase_leads(
          years_in_business = NULL, radius = NULL, operating_states = NULL, commodities = NULL, \
          commodities_other = NULL, hazmat = NULL, power_units = NULL, trailers = NULL, drivers = NULL, \
          current_insurer = NULL, policy_expiration = NULL, effective_date = NULL, claims_3y = NULL, \
-         best_time_to_call = NULL, details_token_sha256 = NULL, erased_at = ?5 WHERE id = ?1",
+         best_time_to_call = NULL, details_token_sha256 = NULL, request = NULL, erased_at = ?5 WHERE id = ?1",
     )?;
     let mut deliveries = transaction.prepare_cached(
         "UPDATE deliveries SET recipient = NULL, last_error = NULL WHERE lead_id = ?1",

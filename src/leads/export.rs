@@ -1,5 +1,6 @@
 //! Lead export for the CLI: RFC 4180 CSV (written by the `csv` crate) that is safe to open in a spreadsheet, or JSON.
-//! Both carry every stored column ([`COLUMNS`]): the certificate requests' and the quotes' added details too.
+//! Both carry every stored column ([`COLUMNS`]): the certificate requests' and the quotes' added details too, and a
+//! claim's or change request's reference and own fields (the CSV a column for each: [`request_columns`]).
 //! A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return could run as a formula in a spreadsheet,
 //! so it is prefixed with an apostrophe (OWASP's advice for CSV injection). A phone number, stored as E.164
 //! (`+15552100142`), is written as people write it, `(555) 210-0142`: nothing a spreadsheet evaluates, and no
@@ -19,6 +20,41 @@ use crate::consent::Standing;
 /// The columns after the stored ones: what the revocations say of each lead (src/consent), as of the export.
 pub const STANDING_COLUMNS: [&str; 2] = ["do_not_contact", "opted_out_before"];
 
+/// The CSV's own columns for a claim's or a change request's fields (stored together in `request`, issue 28): one
+/// per field, `request_` and its name (a change's `effective_date` is not the quote details' `effective_date`), in
+/// the forms' order, each value guarded like every cell; `reference` before them. The JSON keeps `request` as an
+/// object and adds `reference`.
+pub fn request_columns() -> &'static [String] {
+    static COLUMNS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        let shared = ["name", "insured_name", "phone", "email"];
+        let mut names: Vec<String> = Vec::new();
+        for field in contract::forms::CLAIM
+            .fields
+            .iter()
+            .chain(contract::forms::CHANGE.fields)
+        {
+            let name = format!("request_{}", field.name);
+            if !shared.contains(&field.name) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    });
+    &COLUMNS
+}
+
+/// The CSV's header: the stored columns but `request`, `reference`, the request's fields, then the standing.
+pub fn csv_columns() -> Vec<&'static str> {
+    COLUMNS
+        .iter()
+        .copied()
+        .filter(|column| *column != "request")
+        .chain(["reference"])
+        .chain(request_columns().iter().map(String::as_str))
+        .chain(STANDING_COLUMNS)
+        .collect()
+}
+
 /// `leads` with their `standings` (in the same order; a lead without one has none).
 pub fn write_csv(
     leads: &[Lead],
@@ -29,31 +65,40 @@ pub fn write_csv(
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(out);
-    writer.write_record(COLUMNS.iter().chain(&STANDING_COLUMNS))?;
+    writer.write_record(csv_columns())?;
     for (index, lead) in leads.iter().enumerate() {
         let standing = standings.get(index).cloned().unwrap_or_default();
         let value = serde_json::to_value(lead).unwrap_or_default();
-        writer.write_record(
-            COLUMNS
-                .iter()
-                .map(|column| {
-                    let text = match &value[*column] {
-                        serde_json::Value::Null => String::new(),
-                        serde_json::Value::String(text) => printable(text).into_owned(),
-                        // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
-                        other => printable(&other.to_string()).into_owned(),
-                    };
-                    match (*column == "phone").then(|| us_phone(&text)).flatten() {
-                        Some(phone) => phone,
-                        // Anything else, a phone an older version stored otherwise included, is guarded.
-                        None => neutralise(text),
-                    }
-                })
-                .chain(
-                    [standing.do_not_contact, standing.opted_out_before]
-                        .map(Option::unwrap_or_default),
-                ),
-        )?;
+        let cell = |text: &str| neutralise(printable(text).into_owned());
+        let stored = COLUMNS
+            .iter()
+            .filter(|column| **column != "request")
+            .map(|column| {
+                let text = match &value[*column] {
+                    serde_json::Value::Null => String::new(),
+                    serde_json::Value::String(text) => printable(text).into_owned(),
+                    // The snapshot's JSON too: serde_json leaves C1 and bidirectional controls raw.
+                    other => printable(&other.to_string()).into_owned(),
+                };
+                match (*column == "phone").then(|| us_phone(&text)).flatten() {
+                    Some(phone) => phone,
+                    // Anything else, a phone an older version stored otherwise included, is guarded.
+                    None => neutralise(text),
+                }
+            });
+        let reference = super::reference(lead.source, lead.id).unwrap_or_default();
+        let request = request_columns().iter().map(|column| {
+            let name = column.trim_start_matches("request_");
+            cell(
+                lead.request
+                    .as_ref()
+                    .and_then(|request| request.get(name))
+                    .unwrap_or_default(),
+            )
+        });
+        writer.write_record(stored.chain([reference]).chain(request).chain(
+            [standing.do_not_contact, standing.opted_out_before].map(Option::unwrap_or_default),
+        ))?;
     }
     writer.flush()
 }
@@ -70,6 +115,7 @@ pub fn write_json(
         .map(|(index, lead)| {
             let standing = standings.get(index).cloned().unwrap_or_default();
             let mut value = serde_json::to_value(lead).unwrap_or_default();
+            value["reference"] = serde_json::json!(super::reference(lead.source, lead.id));
             value["do_not_contact"] = serde_json::json!(standing.do_not_contact);
             value["opted_out_before"] = serde_json::json!(standing.opted_out_before);
             value
@@ -249,9 +295,33 @@ mod tests {
         assert!(lines[0].starts_with("id,source,status,created_at,name,email"));
         assert!(lines[1].starts_with("7,contact,won,,Dana,"));
         assert!(lines[1].contains("\"Hi, \"\"there\"\"\""));
-        let header: Vec<&str> = COLUMNS.iter().chain(&STANDING_COLUMNS).copied().collect();
+        let header = csv_columns();
         assert_eq!(rows[0], header);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].len(), header.len());
+    }
+
+    #[test]
+    fn a_requests_fields_have_columns_of_their_own_guarded_like_the_rest() {
+        let mut request = crate::leads::store::Request::default();
+        request.set("what_happened", "=cmd|' /C calc'!A0");
+        request.set("effective_date", "2026-12-01");
+        let lead = Lead {
+            id: 45,
+            source: Source::Change,
+            request: Some(request),
+            ..Lead::default()
+        };
+        let (_, rows) = round_trip(&[lead]);
+        let at = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+        assert_eq!(rows[1][at("reference")], "CHG-000045");
+        assert_eq!(rows[1][at("request_what_happened")], "'=cmd|' /C calc'!A0");
+        assert_eq!(rows[1][at("request_effective_date")], "2026-12-01");
+        assert_eq!(rows[1][at("effective_date")], "");
+        assert!(
+            !rows[0]
+                .iter()
+                .any(|c| c == "request" || c.contains("license_number"))
+        );
     }
 }

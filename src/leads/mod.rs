@@ -1,4 +1,4 @@
-//! Leads: the quote, contact and certificate request forms' API. A submission flows through
+//! Leads: the quote, contact, certificate request, claim and policy change forms' API. A submission flows through
 //! [`routes`] (the two POST routes and the stage that opens the store) -> [`intake`] (body as JSON or urlencoded,
 //! size-capped; the submission id checked) -> [`pipeline`] (spam checks, validation ([`validate`]), copies of one
 //! `submission_id` one at a time, the repeat check, rate limits ([`limits`]), storage ([`store`], committed)) ->
@@ -10,6 +10,7 @@
 
 mod details;
 pub mod export;
+pub mod insurers;
 mod intake;
 pub mod language;
 pub mod limits;
@@ -51,6 +52,10 @@ enum Form {
     Contact,
     /// A certificate of insurance request from an existing client.
     Coi,
+    /// A first notice of loss from a client (issue 28).
+    Claim,
+    /// A client's policy change request (issue 28).
+    Change,
     /// "Speed up your quote": details added to a quote lead, which makes no lead of its own (src/leads/details.rs).
     Details,
     /// The opt-out form: a revocation of consent, no lead (src/leads/optout.rs).
@@ -64,6 +69,8 @@ impl Form {
             Form::Quote => &contract::forms::QUOTE,
             Form::Contact => &contract::forms::CONTACT,
             Form::Coi => &contract::forms::COI,
+            Form::Claim => &contract::forms::CLAIM,
+            Form::Change => &contract::forms::CHANGE,
             Form::Details => &contract::forms::DETAILS,
             Form::OptOut => &contract::forms::OPT_OUT,
         }
@@ -75,8 +82,43 @@ impl Form {
             Form::Quote => store::Source::Quote,
             Form::Contact => store::Source::Contact,
             Form::Coi => store::Source::Coi,
+            Form::Claim => store::Source::Claim,
+            Form::Change => store::Source::Change,
             // The leads details are added to are quotes; an opt-out is about whatever the person sent before.
             Form::Details | Form::OptOut => store::Source::Quote,
         }
+    }
+}
+
+/// The reference a client can quote for a claim or a change request: `CLM-000123`, `CHG-000045` (the lead's id, six
+/// digits at least); `None` for the other forms, whose answer is the id alone.
+pub fn reference(source: store::Source, id: i64) -> Option<String> {
+    let prefix = match source {
+        store::Source::Claim => "CLM",
+        store::Source::Change => "CHG",
+        store::Source::Quote | store::Source::Contact | store::Source::Coi => return None,
+    };
+    Some(format!("{prefix}-{id:06}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_name_the_form_and_the_lead() {
+        assert_eq!(
+            reference(store::Source::Claim, 123).as_deref(),
+            Some("CLM-000123")
+        );
+        assert_eq!(
+            reference(store::Source::Change, 45).as_deref(),
+            Some("CHG-000045")
+        );
+        assert_eq!(
+            reference(store::Source::Change, 1_234_567).as_deref(),
+            Some("CHG-1234567")
+        );
+        assert_eq!(reference(store::Source::Quote, 1), None);
     }
 }

@@ -2,6 +2,7 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use contract::forms::calendar::ClockTime;
 use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
 use rocket::http::Status;
@@ -47,6 +48,14 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) 
             "{thank_you}?{}={token}",
             contract::routes::DETAILS_TOKEN_PARAMETER
         )),
+        // A claim or a change request: its reference, for the page to show.
+        Verdict::Accepted(id, None) if super::reference(form.source(), id).is_some() => {
+            Reply::SeeOther(format!(
+                "{thank_you}?{}={}",
+                contract::routes::REFERENCE_PARAMETER,
+                super::reference(form.source(), id).unwrap_or_default()
+            ))
+        }
         // Answered above (details refused).
         Verdict::Accepted(_, None)
         | Verdict::Dropped
@@ -96,6 +105,24 @@ pub fn page(path: &str, locale: Locale) -> String {
                 escape_html(&locale.page(path))
             )
         })
+}
+
+/// A claim's or a change request's thank-you page (by its English address, in `locale`) with `reference` where the
+/// page has [`markers::REFERENCE`]: only a reference of the shape the server gives (`CLM-` or `CHG-` and digits),
+/// anything else (or none) leaves it empty.
+pub fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> String {
+    let reference = reference.filter(|text| is_reference(text)).unwrap_or("");
+    page(path, locale).replace(markers::REFERENCE, reference)
+}
+
+/// `CLM-000123`, `CHG-000045`: a prefix of the two, a hyphen, six digits or more.
+fn is_reference(text: &str) -> bool {
+    let digits = text
+        .strip_prefix("CLM-")
+        .or_else(|| text.strip_prefix("CHG-"));
+    digits.is_some_and(|digits| {
+        (6..=19).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// A number as an `<input type="number">` value may be written: digits, an optional minus and decimal part.
@@ -167,6 +194,9 @@ fn fill_template(
             }
         }
     }
+    if matches!(form, Form::Claim | Form::Change) {
+        html = choose_again(html, fields);
+    }
     // Checkboxes ticked again: each carries `data-fill="<field>"` (the quote's consent: markers::CONSENT_FILL).
     for field in form.rules().fields {
         if validate::is_true(fields.get(field.name)) {
@@ -205,10 +235,23 @@ fn fill_template(
                     // A date input likewise holds only a date.
                     "needed_by" if validate::is_date(typed) => typed.trim(),
                     "needed_by" => "",
-                    "policy_expiration" | "effective_date" if validate::is_date(typed) => {
+                    "policy_expiration"
+                    | "effective_date"
+                    | "loss_date"
+                    | "driver_date_of_birth"
+                    | "hire_date"
+                        if validate::is_date(typed) =>
+                    {
                         typed.trim()
                     }
-                    "policy_expiration" | "effective_date" => "",
+                    "policy_expiration"
+                    | "effective_date"
+                    | "loss_date"
+                    | "driver_date_of_birth"
+                    | "hire_date" => "",
+                    // A time input holds only HH:MM.
+                    "loss_time" if ClockTime::parse(typed.trim()).is_some() => typed.trim(),
+                    "loss_time" => "",
                     "years_in_business" | "power_units" | "trailers" | "drivers" | "claims_3y"
                         if is_html_number(typed.trim()) =>
                     {
@@ -236,6 +279,48 @@ fn fill_template(
     filled
 }
 
+/// The claim's and the change's choices (the lists and radio buttons: insurer, injuries, towed, the states, the kind
+/// of change, the license class) chosen again. Each choice carries `data-fill="<field>:<value>"`: an `<option>` gets
+/// `selected`, anything else (a radio button) `checked`. Only a value of letters, digits, `-` and `_` is looked for,
+/// so nothing typed can reach the page here; one that is no choice of the page matches nothing.
+fn choose_again(mut html: String, fields: &RawFields) -> String {
+    for name in CHOICE_FIELDS {
+        let mut chosen = fields.get(name).trim().to_string();
+        if name.ends_with("_state") || name == "license_class" {
+            chosen.make_ascii_uppercase();
+        }
+        let plain = chosen
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if chosen.is_empty() || !plain {
+            continue;
+        }
+        let attribute = format!("data-fill=\"{name}:{chosen}\"");
+        let Some(at) = html.find(&attribute) else {
+            continue;
+        };
+        let tag = html[..at].rfind('<').map_or("", |start| &html[start..at]);
+        let mark = if tag.starts_with("<option") {
+            " selected=\"\""
+        } else {
+            " checked=\"\""
+        };
+        html.insert_str(at + attribute.len(), mark);
+    }
+    html
+}
+
+/// The fields [`choose_again`] chooses again.
+const CHOICE_FIELDS: [&str; 7] = [
+    "insurer",
+    "injuries",
+    "towed",
+    "loss_state",
+    "change_kind",
+    "license_state",
+    "license_class",
+];
+
 pub fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -256,5 +341,52 @@ mod tests {
         for text in ["", "two", ".5", "5.", "+1", "1,000", " 3", "-", "1.2.3"] {
             assert!(!is_html_number(text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn only_a_reference_of_the_servers_shape_is_filled_in() {
+        for good in ["CLM-000123", "CHG-000045", "CLM-1234567"] {
+            assert!(is_reference(good), "{good}");
+        }
+        for bad in [
+            "",
+            "CLM-12",
+            "XYZ-000123",
+            "CLM-000123<script>",
+            "clm-000123",
+        ] {
+            assert!(!is_reference(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn choices_are_chosen_again_by_their_marks_and_only_plain_values() {
+        let page = "<select><option data-fill=\"injuries:no\" value=\"no\">No</option></select>\
+                    <input type=\"radio\" data-fill=\"towed:no\" value=\"no\">\
+                    <option data-fill=\"loss_state:TX\" value=\"TX\">";
+        let fields = RawFields(
+            [
+                ("injuries", "no"),
+                ("towed", "no"),
+                ("loss_state", "tx"),
+                ("insurer", "x\" onfocus=\"alert(1)"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+        );
+        let filled = choose_again(page.to_string(), &fields);
+        assert!(
+            filled.contains("data-fill=\"injuries:no\" selected=\"\""),
+            "{filled}"
+        );
+        assert!(
+            filled.contains("data-fill=\"towed:no\" checked=\"\""),
+            "{filled}"
+        );
+        assert!(
+            filled.contains("data-fill=\"loss_state:TX\" selected=\"\""),
+            "{filled}"
+        );
+        assert!(!filled.contains("alert"));
     }
 }

@@ -108,6 +108,30 @@ pub async fn process(
             },
             Err(errors) => return Verdict::Invalid(errors),
         },
+        // "Not in the future" is the server's clock in UTC (the contract's rule allows for every US clock).
+        Form::Claim => match validate::claim(fields, crate::clock::now_utc()) {
+            Ok(claim) => Lead {
+                name: claim.name,
+                email: claim.email,
+                phone: Some(claim.phone),
+                insured_name: claim.insured_name,
+                request: Some(claim.request),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
+        // "Not in the past" is the agency's day, in its time zone, like the certificate's.
+        Form::Change => match validate::change(fields, crate::clock::local_today()) {
+            Ok(change) => Lead {
+                name: change.name,
+                email: change.email,
+                phone: Some(change.phone),
+                insured_name: Some(change.insured_name),
+                request: Some(change.request),
+                ..Lead::default()
+            },
+            Err(errors) => return Verdict::Invalid(errors),
+        },
         // Details and opt-outs make no lead: the routes send them to details::process and optout::process.
         Form::Details | Form::OptOut => return Verdict::Failed,
     };
@@ -204,6 +228,7 @@ pub async fn process(
         })
         .flatten();
     let kept = token.clone();
+    let source = lead.source;
     let stored = rocket::tokio::task::spawn_blocking(move || {
         let email = lead.email.clone();
         store::insert_with(
@@ -213,7 +238,7 @@ pub async fn process(
                 if let Some(token) = &kept {
                     store::details::set_token(transaction, id, token)?;
                 }
-                outbox.enqueue(transaction, id, &email)
+                outbox.enqueue(transaction, id, source, &email)
             }),
         )
     })

@@ -98,9 +98,19 @@ pub fn stage() -> AdHoc {
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
             .mount(
                 "/api",
-                rocket::routes![quote, contact, coi, add_details, opt_out],
+                rocket::routes![quote, contact, coi, claim, change, add_details, opt_out],
             )
-            .mount("/", rocket::routes![quote_thank_you, quote_thank_you_es]))
+            .mount(
+                "/",
+                rocket::routes![
+                    quote_thank_you,
+                    quote_thank_you_es,
+                    claim_thank_you,
+                    claim_thank_you_es,
+                    change_thank_you,
+                    change_thank_you_es
+                ],
+            ))
     })
 }
 
@@ -203,6 +213,26 @@ async fn coi(
     submit(Form::Coi, body, content_type, visit, leads).await
 }
 
+#[post("/leads/claim", data = "<body>")]
+async fn claim(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Claim, body, content_type, visit, leads).await
+}
+
+#[post("/leads/change", data = "<body>")]
+async fn change(
+    body: Data<'_>,
+    content_type: Option<&ContentType>,
+    visit: Visit,
+    leads: &State<Leads>,
+) -> Reply {
+    submit(Form::Change, body, content_type, visit, leads).await
+}
+
 #[post("/leads/details", data = "<body>")]
 async fn add_details(
     body: Data<'_>,
@@ -235,6 +265,40 @@ fn quote_thank_you(details: Option<&str>) -> Reply {
 #[get("/es/get-quote/thank-you?<details>")]
 fn quote_thank_you_es(details: Option<&str>) -> Reply {
     thank_you_page(details, Locale::Es)
+}
+
+/// A claim's thank-you page, its reference filled in after a plain form post (`?reference=CLM-000123`).
+#[get("/report-a-claim/thank-you?<reference>")]
+fn claim_thank_you(reference: Option<&str>) -> Reply {
+    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::En)
+}
+
+#[get("/es/report-a-claim/thank-you?<reference>")]
+fn claim_thank_you_es(reference: Option<&str>) -> Reply {
+    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::Es)
+}
+
+/// A change request's thank-you page, its reference filled in likewise (`?reference=CHG-000045`).
+#[get("/policy-change/thank-you?<reference>")]
+fn change_thank_you(reference: Option<&str>) -> Reply {
+    reference_page(
+        contract::routes::POLICY_CHANGE_THANK_YOU,
+        reference,
+        Locale::En,
+    )
+}
+
+#[get("/es/policy-change/thank-you?<reference>")]
+fn change_thank_you_es(reference: Option<&str>) -> Reply {
+    reference_page(
+        contract::routes::POLICY_CHANGE_THANK_YOU,
+        reference,
+        Locale::Es,
+    )
+}
+
+fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> Reply {
+    Reply::Page(Status::Ok, nojs::reference_page(path, reference, locale))
 }
 
 fn thank_you_page(details: Option<&str>, locale: Locale) -> Reply {
@@ -320,8 +384,20 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
         Verdict::Accepted(id, Some(token)) => {
             Reply::Json(Status::Created, json!({ "id": id, "details_token": token }))
         }
-        Verdict::Accepted(id, None) => Reply::Json(Status::Created, json!({ "id": id })),
-        Verdict::Dropped => Reply::Json(Status::Created, json!({ "id": 0 })),
+        // A client's claim or change: the reference they can quote when they call.
+        Verdict::Accepted(id, None) => match super::reference(form.source(), id) {
+            Some(reference) => {
+                Reply::Json(Status::Created, json!({ "id": id, "reference": reference }))
+            }
+            None => Reply::Json(Status::Created, json!({ "id": id })),
+        },
+        // Spam is answered as a success, in the same shape.
+        Verdict::Dropped => match super::reference(form.source(), 0) {
+            Some(reference) => {
+                Reply::Json(Status::Created, json!({ "id": 0, "reference": reference }))
+            }
+            None => Reply::Json(Status::Created, json!({ "id": 0 })),
+        },
         // Answered above.
         Verdict::UnknownToken | Verdict::Expired => {
             Reply::Error(ClientError::for_status_in(Status::NotFound, locale))

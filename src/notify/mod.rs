@@ -24,6 +24,7 @@ use std::sync::Arc;
 use rocket::tokio::sync::Notify;
 
 use crate::config::Settings;
+use crate::leads::store::Source;
 pub use settings::{addresses, check, describe};
 pub use worker::Worker;
 
@@ -111,7 +112,11 @@ impl Kind {
 /// once they are committed. Cheap to clone; the worker holds the same wake-ups.
 #[derive(Clone)]
 pub struct Outbox {
+    /// The channels whose lanes run: the confirmation's whenever e-mail is on, since a client's claim or change is
+    /// confirmed whatever `autoreply` says.
     channels: Vec<Channel>,
+    /// `autoreply`: whether the prospects' leads (quote, contact, certificate) get a confirmation too.
+    autoreply: bool,
     wake: Arc<[Notify; 3]>,
     /// Leads whose deliveries were committed since the start: the worker tells a flood from it.
     committed: Arc<std::sync::atomic::AtomicU64>,
@@ -123,15 +128,14 @@ impl Outbox {
         let mut channels = Vec::new();
         if settings.smtp_url.is_some() {
             channels.push(Channel::Email);
-            if settings.autoreply {
-                channels.push(Channel::Autoreply);
-            }
+            channels.push(Channel::Autoreply);
         }
         if settings.webhook_url.is_some() {
             channels.push(Channel::Webhook);
         }
         Outbox {
             channels,
+            autoreply: settings.autoreply,
             wake: Arc::new([Notify::new(), Notify::new(), Notify::new()]),
             committed: Arc::default(),
         }
@@ -146,14 +150,28 @@ impl Outbox {
         &self.channels
     }
 
-    /// Writes the deliveries of the new lead `lead_id` inside its transaction (see [`outbox::enqueue`]).
+    /// Writes the deliveries of the new lead `lead_id` (of `source`) inside its transaction (see
+    /// [`outbox::enqueue`]). A client's claim or change request is confirmed to them whenever they gave an address
+    /// and e-mail is on: it is service they expect, not marketing, so `autoreply` does not turn it off (the
+    /// anti-flood limit still applies); the prospects' leads only with `autoreply`. A claim's news to the agency is
+    /// urgent: it goes ahead of every delivery waiting.
     pub fn enqueue(
         &self,
         transaction: &rusqlite::Transaction<'_>,
         lead_id: i64,
+        source: Source,
         visitor_email: &str,
     ) -> rusqlite::Result<()> {
-        outbox::enqueue(transaction, lead_id, &self.channels, visitor_email)
+        let service = matches!(source, Source::Claim | Source::Change);
+        let confirm = (self.autoreply || service) && !visitor_email.trim().is_empty();
+        let channels: Vec<Channel> = self
+            .channels
+            .iter()
+            .copied()
+            .filter(|&channel| channel != Channel::Autoreply || confirm)
+            .collect();
+        let urgent = source == Source::Claim;
+        outbox::enqueue(transaction, lead_id, &channels, visitor_email, urgent)
     }
 
     /// Writes the agency's notifications of details added to lead `lead_id`, inside the transaction that stores them

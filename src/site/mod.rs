@@ -109,9 +109,17 @@ impl Served {
 /// the health check, the quote's thank-you page in either language, which the application fills with the quote's
 /// details token): those are Rocket's.
 pub fn serves(path: &str) -> bool {
-    let is_quote_thank_you = contract::locale::Locale::ALL
+    // The thank-you pages the application fills in: the quote's (its details token), a claim's and a change
+    // request's (their reference).
+    let is_quote_thank_you = contract::locale::Locale::ALL.iter().any(|locale| {
+        [
+            contract::routes::QUOTE_THANK_YOU,
+            contract::routes::CLAIM_THANK_YOU,
+            contract::routes::POLICY_CHANGE_THANK_YOU,
+        ]
         .iter()
-        .any(|locale| path == locale.page(contract::routes::QUOTE_THANK_YOU));
+        .any(|page| path == locale.page(page))
+    });
     !(is_api(path)
         || path == "/healthz"
         || is_quote_thank_you

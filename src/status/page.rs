@@ -62,6 +62,8 @@ fn form_name(source: Source) -> &'static str {
         Source::Quote => "Quote request",
         Source::Contact => "Message",
         Source::Coi => "Certificate request",
+        Source::Claim => "Claim report",
+        Source::Change => "Policy change request",
     }
 }
 

@@ -286,7 +286,7 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
     );
     assert_eq!(
         totals["leads_by_form"],
-        json!({"coi": 0, "contact": 1, "quote": 2})
+        json!({"change": 0, "claim": 0, "coi": 0, "contact": 1, "quote": 2})
     );
     assert_eq!(totals["conversion_rate"], json!(0.6));
 
@@ -399,7 +399,7 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
     );
     assert!(
         table.contains(
-            "visitors 5   pageviews 7   leads 3 (coi 0, contact 1, quote 2)   conversion 60.0%"
+            "visitors 5   pageviews 7   leads 3 (change 0, claim 0, coi 0, contact 1, quote 2)   conversion 60.0%"
         ),
         "{table}"
     );

@@ -253,6 +253,8 @@ fn every_page_stays_within_the_byte_budget_of_its_kind() {
         "/get-quote",
         "/contact",
         "/opt-out",
+        "/report-a-claim",
+        "/policy-change",
         "/products/dump-truck-insurance",
         "/blog",
     ] {

@@ -473,6 +473,22 @@ fn forget_erases_a_person_from_the_database_files_and_keeps_a_record_of_the_requ
         }),
     );
     assert_eq!(message.status, 201);
+    // A claim (issue 28): its own fields, in `request`, go too.
+    let claim = post(
+        server.port,
+        "/api/leads/claim",
+        &json!({
+            "name": "Zelda Quixote",
+            "email": "zelda.quixote@forget.example",
+            "phone": "(555) 867-5309",
+            "loss_date": "2026-01-05",
+            "loss_time": "10:00",
+            "loss_city": "La Mancha",
+            "loss_state": "TX",
+            "what_happened": "A windmill blade fell on the trailer.",
+        }),
+    );
+    assert_eq!(claim.status, 201, "{}", claim.text());
     let other = lead(server.port, "someone@else.example", "forget-2");
     assert_eq!(
         post(
@@ -497,7 +513,7 @@ fn forget_erases_a_person_from_the_database_files_and_keeps_a_record_of_the_requ
     let (ok, text) = forget(&["--dry-run"]);
     assert!(ok, "{text}");
     assert!(
-        text.contains("would erase 2 leads") && text.contains("and 1 opt-outs"),
+        text.contains("would erase 3 leads") && text.contains("and 1 opt-outs"),
         "{text}"
     );
     assert!(
@@ -507,7 +523,7 @@ fn forget_erases_a_person_from_the_database_files_and_keeps_a_record_of_the_requ
 
     let (ok, text) = forget(&[]);
     assert!(ok, "{text}");
-    assert!(text.contains("erased 2 leads"), "{text}");
+    assert!(text.contains("erased 3 leads"), "{text}");
     assert!(text.contains("no longer hold it"), "{text}");
     for trace in traces {
         assert_eq!(

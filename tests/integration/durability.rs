@@ -382,11 +382,7 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 fn csv_leads(text: &str) -> Vec<HashMap<String, String>> {
     let rows = parse_csv(text);
     let header = rows.first().expect("a header row");
-    let expected: Vec<&str> = store::COLUMNS
-        .iter()
-        .chain(&truckins::leads::export::STANDING_COLUMNS)
-        .copied()
-        .collect();
+    let expected = truckins::leads::export::csv_columns();
     assert_eq!(header, &expected, "the CSV header");
     rows[1..]
         .iter()

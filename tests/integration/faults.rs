@@ -454,6 +454,8 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "claims_3y",
         // A closed set (CHECK en or es), like source and status.
         "language",
+        // A JSON object (CHECK json_valid): given the characters inside one below.
+        "request",
     ];
     let columns: Vec<&str> = truckins::leads::store::COLUMNS
         .iter()
@@ -473,6 +475,12 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
     let old_id: i64 = connection
         .query_row("SELECT MAX(id) FROM leads", [], |row| row.get(0))
         .unwrap();
+    connection
+        .execute(
+            "UPDATE leads SET request = json_object('what_happened', ?1) WHERE id = ?2",
+            rusqlite::params![nasty, old_id],
+        )
+        .expect("the old row's request is stored");
     assert!(old_id > id, "the old row is stored");
     drop(connection);
 
@@ -517,6 +525,7 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "the JSON export escapes, it loses nothing"
     );
     assert_eq!(json[0]["utm_source"], nasty);
+    assert_eq!(json[0]["request"]["what_happened"], nasty);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

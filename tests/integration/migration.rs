@@ -1,8 +1,9 @@
 //! A database made by the version before issue 13 (schema versions 1 to 5, with leads and their deliveries)
 //! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
 //! kind), 0010 (deliveries rebuilt with cheaper CHECKs), 0011 (deliveries again, with opt-outs and withheld
-//! confirmations) and 0012 (leads again for `not_a_fit`, deliveries again for status events and reminders, the status
-//! history) keep every row, id, index, rule and foreign key.
+//! confirmations), 0012 (leads again for `not_a_fit`, deliveries again for status events and reminders, the status
+//! history) and 0013 (leads again for sources `claim` and `change` and their `request`, deliveries marked urgent)
+//! keep every row, id, index, rule and foreign key.
 
 use std::path::Path;
 
@@ -121,7 +122,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        12
+        13
     );
     // Migration 0009 (issue 15): the leads from before languages were English.
     assert_eq!(
@@ -137,6 +138,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
         "deliveries_lead_channel",
         "deliveries_one_reminder",
         "deliveries_pending",
+        "deliveries_urgent",
         "leads_created_at",
         "leads_details_token",
         "leads_status",
@@ -246,6 +248,32 @@ fn an_old_database_with_leads_migrates_losslessly() {
             [],
         )
         .unwrap();
+    // Migration 0013: a claim and a change request with their own fields as a JSON object, nothing else new, and
+    // the deliveries from before are not urgent.
+    for source in ["claim", "change"] {
+        connection
+            .execute(
+                "INSERT INTO leads (source, created_at, name, email, request) VALUES (?1, 'x', 'Dana', '', \
+                 '{\"loss_city\":\"Waco\"}')",
+                [source],
+            )
+            .unwrap_or_else(|error| panic!("{source}: {error}"));
+    }
+    for (source, request) in [("renewal", "{}"), ("claim", "not json")] {
+        assert!(
+            connection
+                .execute(
+                    "INSERT INTO leads (source, created_at, name, email, request) VALUES (?1, 'x', 'D', '', ?2)",
+                    [source, request],
+                )
+                .is_err(),
+            "{source} {request}"
+        );
+    }
+    assert_eq!(
+        names(&connection, "SELECT DISTINCT urgent FROM deliveries"),
+        ["Integer(0)"]
+    );
     // Migration 0012: a lead may be not a fit, and nothing else new; its history goes with it.
     connection
         .execute("UPDATE leads SET status = 'not_a_fit' WHERE id = 3", [])

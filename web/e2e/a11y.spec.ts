@@ -14,7 +14,17 @@ import { hydrated, sitePaths, watchConsole } from './helpers';
 
 const NOT_FOUND = ['/no-such-page', '/blog/no-such-post', '/es/no-such-page', '/es/blog/no-such-post'];
 /** Pages out of the sitemap that a visitor lands on after a plain form post (the opt-out's in both languages). */
-const LANDINGS = ['/get-quote/thank-you', '/contact/thank-you', '/certificate-request/thank-you', '/opt-out/received', '/es/opt-out/received'];
+const LANDINGS = [
+  '/get-quote/thank-you',
+  '/contact/thank-you',
+  '/certificate-request/thank-you',
+  '/report-a-claim/thank-you',
+  '/policy-change/thank-you',
+  '/es/report-a-claim/thank-you',
+  '/es/policy-change/thank-you',
+  '/opt-out/received',
+  '/es/opt-out/received',
+];
 const PARTS = 6;
 
 /** A page's kind: its template, whatever the language and whichever product or post. */

@@ -15,6 +15,8 @@ export const PAGE_KINDS: readonly { kind: string; path: string; status: number }
   { kind: 'about', path: '/about', status: 200 },
   { kind: 'faq', path: '/faq', status: 200 },
   { kind: 'certificate request', path: '/certificate-request', status: 200 },
+  { kind: 'report a claim', path: '/report-a-claim', status: 200 },
+  { kind: 'policy change', path: '/policy-change', status: 200 },
   { kind: 'opt-out', path: '/opt-out', status: 200 },
   { kind: 'opt-out received', path: '/opt-out/received', status: 200 },
   { kind: 'privacy', path: '/privacy', status: 200 },

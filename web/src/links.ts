@@ -2,7 +2,7 @@
 // product's and a post's address, the phone and e-mail links, and the link lists built from them: the header's
 // menus, the footer's columns. Products come from the content, so a product added there joins the menus and the
 // sitemap without an edit here. Server-side only (it reads content.ts); islands get addresses through props.
-import { coiForm, contactForm, optOutForm, quoteForm, routes } from '@contract';
+import { changeForm, claimForm, coiForm, contactForm, optOutForm, quoteForm, routes } from '@contract';
 import { t } from '@i18n/pages';
 import { coverages, menuCoverages, site, vehicles, type Post, type Product } from './content';
 
@@ -30,6 +30,8 @@ export const pages = {
   sitemap: { href: paths.sitemap, label: t('Sitemap') },
   certificateRequest: { href: paths.certificateRequest, label: t('Certificate Request') },
   optOut: { href: paths.optOut, label: t('Opt Out') },
+  reportAClaim: { href: paths.reportAClaim, label: t('Report a Claim') },
+  policyChange: { href: paths.policyChange, label: t('Policy Change') },
 } as const satisfies Record<string, Link>;
 
 /** Where a form posted without JavaScript lands once stored (the server's 303 goes there). */
@@ -37,6 +39,8 @@ export const thankYouPaths = {
   quote: quoteForm.thankYou,
   contact: contactForm.thankYou,
   coi: coiForm.thankYou,
+  claim: claimForm.thankYou,
+  change: changeForm.thankYou,
   optOut: optOutForm.thankYou,
 } as const;
 
@@ -55,17 +59,18 @@ export const header: { vehicles: Link[]; coverages: Link[]; links: Link[]; clien
   vehicles: vehicles.map(menuLink),
   coverages: menuCoverages.map(menuLink),
   links: [{ ...pages.about, label: t('About') }, pages.blog, { ...pages.contact, label: t('Contact') }],
-  clients: [pages.certificateRequest],
+  clients: [pages.reportAClaim, pages.policyChange, pages.certificateRequest],
   quote: { ...pages.quote, label: t('Get Quote') },
 };
 
 /** The footer's link columns: the three leading products of each kind, the company pages, the next steps (with the
- * visitor's choices beside the privacy policy and terms: the opt-out page). */
+ * visitor's choices beside the privacy policy and terms: the opt-out page), and what existing clients come for. */
 export const footerColumns: { title: string; links: Link[] }[] = [
   {
     title: t('Insurance'),
     links: [...vehicles.slice(0, 3), ...coverages.slice(0, 3)].map((p) => ({ href: productHref(p), label: p.title })),
   },
   { title: t('Company'), links: [pages.home, pages.about, pages.partners, pages.blog, pages.faq] },
-  { title: t('Get Started'), links: [pages.quote, pages.contact, pages.certificateRequest, pages.privacy, pages.terms, pages.optOut, pages.sitemap] },
+  { title: t('Get Started'), links: [pages.quote, pages.contact, pages.privacy, pages.terms, pages.optOut, pages.sitemap] },
+  { title: t('For Clients'), links: [pages.reportAClaim, pages.policyChange, pages.certificateRequest] },
 ];

@@ -59,7 +59,7 @@ const escapeHtml = (text: string) =>
 const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 // The islands that post a form and report the outcome with toasts.
-const FORM_ISLANDS: IslandName[] = ['QuoteForm', 'ContactForm', 'CoiForm', 'OptOutForm'];
+const FORM_ISLANDS: IslandName[] = ['QuoteForm', 'ContactForm', 'CoiForm', 'OptOutForm', 'ClaimForm', 'PolicyChangeForm'];
 
 /** The page's body, and the islands in it (collected by this render alone). */
 async function renderOnce(route: Route, toaster: boolean): Promise<{ body: string; islands: Set<IslandName> }> {

@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { coiForm, contactForm, detailsForm, optOutForm, quoteForm, routes as addresses } from '@contract';
+import { changeForm, changeMessages, claimForm, coiForm, contactForm, detailsForm, markers, optOutForm, quoteForm, routes as addresses } from '@contract';
 import { locale } from '@i18n/locale';
 import { t } from '@i18n/pages';
 import type { ReactElement } from 'react';
@@ -24,9 +24,11 @@ import { Home } from './pages/Home';
 import { NotFound } from './pages/NotFound';
 import { OptOut, type OptOutCopy } from './pages/OptOut';
 import { OptOutReceived } from './pages/OptOutReceived';
+import { PolicyChange, type ChangeCopy } from './pages/PolicyChange';
 import { ProductPage } from './pages/ProductPage';
 import { ProductsOverview } from './pages/ProductsOverview';
 import { QuoteDetailsOffer } from './pages/QuoteDetailsOffer';
+import { ReportAClaim, type ClaimCopy } from './pages/ReportAClaim';
 import { SitemapPage } from './pages/SitemapPage';
 import { ThankYou } from './pages/ThankYou';
 
@@ -97,6 +99,8 @@ export function routes(): Route[] {
     copyPage(pages.about, 'about', () => <About />, t('Company')),
     copyPage(pages.contact, 'contact', () => <Contact />, t('Company'), [insuranceAgency()]),
     copyPage(pages.certificateRequest, 'certificate-request', () => <CertificateRequest />, t('Company')),
+    copyPage(pages.reportAClaim, 'report-a-claim', () => <ReportAClaim />, t('Company')),
+    copyPage(pages.policyChange, 'policy-change', () => <PolicyChange />, t('Company')),
     copyPage(pages.optOut, 'opt-out', () => <OptOut />, t('Company')),
     page(pages.faq, t('Frequently Asked Questions'), t('Answers to common questions about trucking insurance, filings, quotes and claims from {brand}.', { brand: site.brand }), THIS_FILE, () => <FaqPage />, t('Company'), {
       jsonLd: [faqPage(content.faq), crumbs(pages.faq)],
@@ -170,6 +174,17 @@ export function errorRoutes(): Route[] {
     return { ...error(`${path.slice(1)}/index.html`, title, () => <ThankYou title={title} text={text} />), path };
   };
   const optOutReceived = pageCopy<OptOutCopy>('opt-out').received;
+  // The clients' requests (issue 28), in their pages' words: a claim's reference goes by e-mail (this page cannot
+  // know it), and a change is not in force until the agency confirms it.
+  const claimReceived = pageCopy<ClaimCopy>('report-a-claim').received;
+  const change = pageCopy<ChangeCopy>('policy-change');
+  const landing = (path: string, title: string, render: () => ReactElement): Route => ({ ...error(`${path.slice(1)}/index.html`, title, render), path });
+  // The request's reference, which the server fills in after a plain form post (`?reference=`); hidden when empty.
+  const reference = (
+    <p className="mt-4 text-lg has-[strong:empty]:hidden">
+      {t('Your reference:')} <strong className="font-mono">{markers.reference}</strong>
+    </p>
+  );
   return [
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
@@ -177,6 +192,21 @@ export function errorRoutes(): Route[] {
     error(quoteForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="quote" />),
     error(contactForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="contact" />),
     error(coiForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="coi" />),
+    landing(thankYouPaths.claim, claimReceived.heading, () => (
+      <ThankYou title={claimReceived.heading} text={claimReceived.text}>
+        {reference}
+        <p className="mt-4 text-muted">{claimReceived.emailed}</p>
+      </ThankYou>
+    )),
+    error(claimForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="claim" />),
+    landing(thankYouPaths.change, change.received.heading, () => (
+      <ThankYou title={change.received.heading} text={change.received.text}>
+        {reference}
+        <p className="mt-4 text-lg font-semibold">{changeMessages.notInForceUntilConfirmed}</p>
+        <p className="mt-2 text-muted">{change.after_hours}</p>
+      </ThankYou>
+    )),
+    error(changeForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="change" />),
     // What happens after an opt-out, in content/pages/opt-out.toml's words (the form's "received" panel shows them too).
     { ...error(`${thankYouPaths.optOut.slice(1)}/index.html`, optOutReceived.heading, () => <OptOutReceived />), path: thankYouPaths.optOut },
     error(optOutForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="optOut" />),

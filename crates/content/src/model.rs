@@ -52,6 +52,27 @@ pub struct Facts {
     pub social: BTreeMap<String, String>,
     #[serde(default)]
     pub authors: Vec<Author>,
+    #[serde(default)]
+    pub insurers: Vec<Insurer>,
+}
+
+/// An insurance company the agency places policies with, whose claims line `/report-a-claim` shows and whose id
+/// the claim form may name.
+#[derive(Deserialize, Serialize, TS, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Insurer {
+    /// Lower-case words joined by hyphens (`great-plains-mutual`): the form's value.
+    pub id: String,
+    pub name: String,
+    /// As people dial it, and as `+1...` for `tel:` links.
+    pub claims_phone: String,
+    pub claims_phone_e164: String,
+    /// Where a claim can be reported online (https).
+    pub claims_url: String,
+    /// Invented for the sample agency: refused when the site is built for a real address.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub sample: bool,
 }
 
 /// One `[[hours]]` of `facts.toml`: the days and times of a line of the hours card (its label is words).
@@ -106,6 +127,8 @@ pub struct Site {
     /// What `{claims}` says (filled in by the build), for pages that show it beside the phone number.
     pub claims_text: String,
     pub social: BTreeMap<String, String>,
+    /// The insurers the agency places with, for `/report-a-claim` (none: the page says to call the agency).
+    pub insurers: Vec<Insurer>,
     /// The blog's authors (checked by the build; the web app reads each post's `author`).
     #[serde(skip)]
     #[ts(skip)]

@@ -25,7 +25,7 @@ enum Shape {
 /// mistake names the file and the field instead of failing the prerender somewhere in React. Keep in step with the
 /// list in content/README.md and the types the pages read it with (`web/src/content.ts`, the page files under
 /// `web/src/pages/`).
-const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 8] = [
+const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 10] = [
     (
         "about",
         &[
@@ -83,8 +83,34 @@ const PAGE_SHAPES: [(&str, &[(&str, Shape)]); 8] = [
         ],
     ),
     (
+        "policy-change",
+        &[
+            ("heading", Shape::Text),
+            ("intro", Shape::Text),
+            ("confirmation", Shape::Text),
+            ("after_hours", Shape::Text),
+            ("form", Shape::Table(&["heading", "intro"])),
+            ("received", Shape::Table(&["heading", "text"])),
+        ],
+    ),
+    (
         "products",
         &[("heading", Shape::Text), ("intro", Shape::Text)],
+    ),
+    (
+        "report-a-claim",
+        &[
+            ("heading", Shape::Text),
+            ("intro", Shape::Text),
+            ("steps_heading", Shape::Text),
+            ("steps", Shape::Rows(4, &["title", "text"])),
+            (
+                "lines",
+                Shape::Table(&["heading", "intro", "none", "unsure"]),
+            ),
+            ("form", Shape::Table(&["heading", "intro"])),
+            ("received", Shape::Table(&["heading", "text", "emailed"])),
+        ],
     ),
 ];
 

@@ -87,6 +87,7 @@ mod tests {
             claims: None,
             claims_text: String::new(),
             social: Default::default(),
+            insurers: Vec::new(),
             authors: Vec::new(),
         };
         site.claims = claims;

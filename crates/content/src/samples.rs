@@ -2,7 +2,7 @@
 //! reserved for examples) is refused while any remains, each named by file and field with why it must go. Built for
 //! the sample address (development, the tests), the sample content is kept as it is.
 //!
-//! What marks an item as a sample: the content says so (`sample = true` on a testimonial, an author, the address;
+//! What marks an item as a sample: the content says so (`sample = true` on a testimonial, an author, an insurer, the address;
 //! "sample" in a licence number), or the value is one reserved for fiction and examples (a 555 number, an
 //! example.com address, a placeholder social link), as `contract::sample` recognises them.
 
@@ -101,6 +101,23 @@ pub fn sample_items(dir: &Path, english: &Content, spanish: &Content) -> Vec<Str
                 format!(
                     "{url:?} is a placeholder: it leads visitors to someone else's page or to none; give the \
                      agency's own page, or leave the network out"
+                ),
+            );
+        }
+    }
+    for (index, insurer) in site.insurers.iter().enumerate() {
+        let invented = insurer.sample
+            || is_fictional_phone(&insurer.claims_phone_e164)
+            || is_example_url(&insurer.claims_url);
+        if invented {
+            item(
+                &facts,
+                format!("insurers[{index}]"),
+                format!(
+                    "{:?} is an invented insurer (marked `sample = true`, or its claims line or address is one kept \
+                     for examples): a driver after an accident would call a number that reaches no one; list the \
+                     insurers the agency places with, or none",
+                    insurer.name
                 ),
             );
         }

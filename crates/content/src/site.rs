@@ -84,7 +84,7 @@ const SOCIAL_NETWORKS: [&str; 5] = ["facebook", "instagram", "linkedin", "x", "y
 pub(crate) const FACTS_FILE: &str = "facts.toml";
 
 /// The top-level keys of `facts.toml`: in a `site.toml` each is a fact kept in the wrong place.
-const FACT_KEYS: [&str; 14] = [
+const FACT_KEYS: [&str; 15] = [
     "brand",
     "legal_name",
     "phone",
@@ -99,6 +99,7 @@ const FACT_KEYS: [&str; 14] = [
     "claims",
     "social",
     "authors",
+    "insurers",
 ];
 /// The top-level keys of `site.toml`: in `facts.toml` each is words kept in the wrong place.
 const WORD_KEYS: [&str; 2] = ["description", "hours_labels"];
@@ -168,6 +169,7 @@ pub(crate) fn load(
         claims: facts.claims,
         claims_text: String::new(),
         social: facts.social,
+        insurers: facts.insurers,
         authors: facts.authors,
     };
     check(&mut site, today, facts_file, problems);
@@ -238,6 +240,39 @@ fn check(site: &mut Site, today: BuildDate, file: &Path, problems: &mut Problems
             file,
             || format!("[[hours]] {line}: give both `opens` and `closes`, or neither (closed)"),
         );
+    }
+    let mut insurer_ids = std::collections::BTreeSet::new();
+    for insurer in &site.insurers {
+        let id = &insurer.id;
+        problems.check(
+            id != contract::forms::claim::INSURER_NOT_SURE
+                && contract::forms::claim::is_insurer_value(id),
+            file,
+            || format!("[[insurers]] id {id:?}: lower-case words joined by hyphens, like great-plains-mutual"),
+        );
+        problems.check(insurer_ids.insert(id.as_str()), file, || {
+            format!("[[insurers]] id {id:?}: named twice")
+        });
+        problems.check(
+            !insurer.name.trim().is_empty() && is_plain(&insurer.name),
+            file,
+            || {
+                format!(
+                    "[[insurers]] {id}: field `name`: give the company's name, without < > & or {{"
+                )
+            },
+        );
+        problems.check(
+            !insurer.claims_phone.trim().is_empty() && is_plain(&insurer.claims_phone),
+            file,
+            || format!("[[insurers]] {id}: field `claims_phone`: write it as people dial it, e.g. (800) 555-0100"),
+        );
+        problems.check(is_e164(&insurer.claims_phone_e164), file, || {
+            format!("[[insurers]] {id}: field `claims_phone_e164`: must look like +18005550100")
+        });
+        problems.check(insurer.claims_url.starts_with("https://"), file, || {
+            format!("[[insurers]] {id}: field `claims_url`: must be an https:// address")
+        });
     }
     let mut authors = std::collections::BTreeSet::new();
     for author in &site.authors {

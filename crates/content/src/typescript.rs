@@ -5,8 +5,8 @@
 use ts_rs::{Config, TS};
 
 use crate::model::{
-    Address, ClaimsLine, Content, Document, Faq, Forms, Hero, Home, Hours, InsuranceType, License,
-    Post, Product, Site, Testimonial, TitledText,
+    Address, ClaimsLine, Content, Document, Faq, Forms, Hero, Home, Hours, InsuranceType, Insurer,
+    License, Post, Product, Site, Testimonial, TitledText,
 };
 
 /// The module's source text: one exported declaration per type of the document.
@@ -17,6 +17,7 @@ pub fn typescript() -> String {
         Content::decl(&config),
         Site::decl(&config),
         ClaimsLine::decl(&config),
+        Insurer::decl(&config),
         Address::decl(&config),
         Hours::decl(&config),
         License::decl(&config),

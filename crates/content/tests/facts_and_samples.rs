@@ -101,7 +101,7 @@ fn the_sample_content_is_kept_for_the_sample_base_url() {
     assert!(content::built_for_sample(&english.site));
     assert_eq!(content::refuse_samples(&dir, &english, &spanish), Ok(()));
     // Not because nothing was found: the sample's items are all there.
-    assert_eq!(content::sample_items(&dir, &english, &spanish).len(), 14);
+    assert_eq!(content::sample_items(&dir, &english, &spanish).len(), 16);
 }
 
 #[test]
@@ -134,6 +134,8 @@ fn every_sample_item_is_listed_for_a_real_base_url() {
             "content/facts.toml: field `address`",
             "content/facts.toml: field `licenses[0].number`",
             "content/facts.toml: field `social.facebook`",
+            "content/facts.toml: field `insurers[0]`",
+            "content/facts.toml: field `insurers[1]`",
             "content/facts.toml: field `authors[0]`",
             "content/facts.toml: field `authors[1]`",
             "content/facts.toml: field `authors[2]`",
@@ -151,7 +153,7 @@ fn every_sample_item_is_listed_for_a_real_base_url() {
         "{}",
         refused[4]
     );
-    assert!(refused[9].contains("16 CFR Part 465"), "{}", refused[9]);
+    assert!(refused[11].contains("16 CFR Part 465"), "{}", refused[11]);
     assert!(refused[0].contains("reach no one"), "{}", refused[0]);
 }
 
@@ -166,7 +168,13 @@ fn a_real_agency_without_sample_items_or_testimonials_builds() {
         .replace("quotes@example.com", "quotes@realagency.com")
         .replace("TX-0000000 (sample)", "2345678")
         .replace("sample = true                  # remove this line once the address is the agency's own\n", "")
-        .replace("sample = true\n", "");
+        .replace("sample = true\n", "")
+        .replace("(555) 010-0177", "(800) 555-2000")
+        .replace("+15550100177", "+18005552000")
+        .replace("https://claims.example.com", "https://www.greatplainsmutual.com/claims")
+        .replace("(555) 010-0188", "(800) 555-3000")
+        .replace("+15550100188", "+18005553000")
+        .replace("https://www.example.net/claims", "https://www.lonestarcasualty.com/claims");
     std::fs::write(dir.join("facts.toml"), facts).unwrap();
     std::fs::remove_file(dir.join("testimonials.toml")).unwrap();
     std::fs::remove_file(dir.join("es/testimonials.toml")).unwrap();
@@ -176,6 +184,7 @@ fn a_real_agency_without_sample_items_or_testimonials_builds() {
     assert_eq!(content::refuse_samples(&dir, &english, &spanish), Ok(()));
     assert!(english.testimonials.is_empty() && spanish.testimonials.is_empty());
     assert_eq!(spanish.site.email, "quotes@realagency.com");
+    assert_eq!(spanish.site.insurers[1].claims_phone, "(800) 555-3000");
 }
 
 #[test]

@@ -250,7 +250,9 @@ fn the_valid_tree_loads_with_what_the_build_derives_filled_in() {
             "coverage-types",
             "get-quote",
             "opt-out",
-            "products"
+            "policy-change",
+            "products",
+            "report-a-claim"
         ]
     );
     assert_eq!(content.documents[0].slug, "privacy");

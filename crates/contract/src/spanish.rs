@@ -82,6 +82,101 @@ const TEXTS: &[(&str, &str)] = &[
     ("Note must be less than 500 characters", "La nota debe tener menos de 500 caracteres"),
     ("Please wait 10 minutes before sending another opt-out request, or call us.", "Espere 10 minutos antes de enviar otra solicitud de baja, o llámenos."),
     ("There was an error recording your request. Please try again, or call us.", "Hubo un error al registrar su solicitud. Inténtelo de nuevo o llámenos."),
+    // The client-service forms' shared fields (claim, policy change).
+    ("Please enter a phone number we can reach you at", "Escriba un número de teléfono en el que podamos localizarle"),
+    ("Policy number must be less than 40 characters", "El número de póliza debe tener menos de 40 caracteres"),
+    ("Policy number can only contain letters, digits, spaces, hyphens, slashes and dots", "El número de póliza solo puede contener letras, dígitos, espacios, guiones, barras y puntos"),
+    ("Please choose a US state by its two-letter code, such as TX", "Elija un estado de EE. UU. por su clave de dos letras, como TX"),
+    // The first notice of loss.
+    ("Please enter the date of the loss", "Escriba la fecha del siniestro"),
+    ("Please enter the date of the loss as a valid date", "Escriba la fecha del siniestro como una fecha válida"),
+    ("The date of the loss cannot be in the future", "La fecha del siniestro no puede ser una fecha futura"),
+    ("Please enter the time of the loss (an estimate is fine)", "Escriba la hora del siniestro (basta una hora aproximada)"),
+    ("Please enter the time of the loss in hours and minutes, such as 14:30", "Escriba la hora del siniestro en horas y minutos, como 14:30"),
+    ("The time of the loss cannot be later than the time now", "La hora del siniestro no puede ser posterior a la hora actual"),
+    ("Please enter the city or nearest town where it happened", "Escriba la ciudad o el pueblo más cercano donde ocurrió"),
+    ("City must be less than 100 characters", "La ciudad debe tener menos de 100 caracteres"),
+    ("Please choose the state where it happened", "Elija el estado donde ocurrió"),
+    ("Please describe what happened in at least 10 characters", "Describa lo que pasó en al menos 10 caracteres"),
+    ("What happened must be less than 2000 characters", "Lo que pasó debe tener menos de 2000 caracteres"),
+    ("Please choose the insurer from the list, or Not sure", "Elija la aseguradora de la lista, o No estoy seguro"),
+    ("Not sure", "No estoy seguro"),
+    ("Vehicles involved must be less than 500 characters", "Los vehículos involucrados deben tener menos de 500 caracteres"),
+    ("Please choose an answer from the list for injuries", "Elija de la lista una respuesta sobre heridos"),
+    ("Police report number must be less than 50 characters", "El número del reporte de policía debe tener menos de 50 caracteres"),
+    ("Please choose an answer from the list for towing", "Elija de la lista una respuesta sobre la grúa"),
+    ("Yes, someone was hurt", "Sí, hubo heridos"),
+    ("No one was hurt", "No hubo heridos"),
+    ("Not known yet", "Todavía no se sabe"),
+    ("Yes, it was towed", "Sí, se lo llevó la grúa"),
+    ("No, it was not towed", "No, no se lo llevó la grúa"),
+    ("Please wait 10 minutes before reporting another claim. If it is urgent, call us or your insurer's claims line.", "Espere 10 minutos antes de reportar otro siniestro. Si es urgente, llámenos o llame a la línea de reclamos de su aseguradora."),
+    ("There was an error sending your claim. Please call us or your insurer's claims line now.", "Hubo un error al enviar su reclamo. Llámenos ahora o llame a la línea de reclamos de su aseguradora."),
+    // The policy change request.
+    ("Please choose the change you need", "Elija el cambio que necesita"),
+    ("Please choose the change you need from the list", "Elija de la lista el cambio que necesita"),
+    ("Please enter the date the change should take effect", "Escriba la fecha en que debe entrar en vigor el cambio"),
+    ("Please enter the effective date as a valid date", "Escriba la fecha de vigencia como una fecha válida"),
+    ("The effective date cannot be in the past", "La fecha de vigencia no puede ser una fecha pasada"),
+    ("Please enter the vehicle's model year", "Escriba el año del modelo del vehículo"),
+    ("Please enter the model year as 4 digits, such as 2021", "Escriba el año del modelo con 4 dígitos, como 2021"),
+    ("The model year must be from 1900 to next year", "El año del modelo debe ser de 1900 al año que viene"),
+    ("Please enter the vehicle's make, such as Freightliner", "Escriba la marca del vehículo, como Freightliner"),
+    ("Make must be less than 50 characters", "La marca debe tener menos de 50 caracteres"),
+    ("Please enter the vehicle's model, such as Cascadia", "Escriba el modelo del vehículo, como Cascadia"),
+    ("Model must be less than 50 characters", "El modelo debe tener menos de 50 caracteres"),
+    ("Please enter the vehicle's 17-character VIN", "Escriba el VIN de 17 caracteres del vehículo"),
+    ("A VIN is 17 letters and digits, without I, O or Q", "Un VIN tiene 17 letras y dígitos, sin I, O ni Q"),
+    ("This VIN's check digit (the 9th character) does not match the others: please check each character", "El dígito de control de este VIN (el 9.º carácter) no corresponde a los demás: revise cada carácter"),
+    ("Please enter the vehicle's stated value in dollars", "Escriba el valor declarado del vehículo en dólares"),
+    ("Stated value must be a whole number of dollars, such as 85000", "El valor declarado debe ser una cantidad entera de dólares, como 85000"),
+    ("Stated value must be from $100 to $5,000,000", "El valor declarado debe ser de $100 a $5.000.000"),
+    ("Please enter the ZIP code where the vehicle is kept", "Escriba el código postal (ZIP) donde se guarda el vehículo"),
+    ("Please enter a US ZIP code, such as 75201", "Escriba un código postal (ZIP) de EE. UU., como 75201"),
+    ("Please enter the trailer's model year", "Escriba el año del modelo del tráiler"),
+    ("Please enter the trailer's make, such as Great Dane", "Escriba la marca del tráiler, como Great Dane"),
+    ("Trailer make must be less than 50 characters", "La marca del tráiler debe tener menos de 50 caracteres"),
+    ("Please enter the trailer's VIN or serial number", "Escriba el VIN o el número de serie del tráiler"),
+    ("Please enter the trailer's 17-character VIN (no I, O or Q), or for an older trailer its serial number", "Escriba el VIN de 17 caracteres del tráiler (sin I, O ni Q) o, si es un tráiler antiguo, su número de serie"),
+    ("Trailer stated value must be a whole number of dollars, such as 35000", "El valor declarado del tráiler debe ser una cantidad entera de dólares, como 35000"),
+    ("Trailer stated value must be from $100 to $5,000,000", "El valor declarado del tráiler debe ser de $100 a $5.000.000"),
+    ("Please enter the driver's full name", "Escriba el nombre completo del chofer"),
+    ("Driver name must be at least 2 characters", "El nombre del chofer debe tener al menos 2 caracteres"),
+    ("Driver name must be less than 100 characters", "El nombre del chofer debe tener menos de 100 caracteres"),
+    ("Driver name can only contain letters, spaces, hyphens, and apostrophes", "El nombre del chofer solo puede contener letras, espacios, guiones y apóstrofos"),
+    ("Please enter the driver's date of birth", "Escriba la fecha de nacimiento del chofer"),
+    ("Please enter the driver's date of birth as a valid date", "Escriba la fecha de nacimiento del chofer como una fecha válida"),
+    ("The driver must be 18 to 100 years old: please check the date of birth", "El chofer debe tener de 18 a 100 años: revise la fecha de nacimiento"),
+    ("Please choose the state that issued the driver's license", "Elija el estado que expidió la licencia del chofer"),
+    ("Please choose the driver's license class", "Elija la clase de licencia del chofer"),
+    ("Please choose license class A, B or C", "Elija la clase de licencia A, B o C"),
+    ("Class A", "Clase A"),
+    ("Class B", "Clase B"),
+    ("Class C", "Clase C"),
+    ("Please enter the driver's hire date", "Escriba la fecha de contratación del chofer"),
+    ("Please enter the hire date as a valid date", "Escriba la fecha de contratación como una fecha válida"),
+    ("Please enter the full new address", "Escriba la nueva dirección completa"),
+    ("New address must be less than 500 characters", "La nueva dirección debe tener menos de 500 caracteres"),
+    ("Lienholder or loss payee name must be at least 2 characters", "El nombre del acreedor prendario o beneficiario de pérdida debe tener al menos 2 caracteres"),
+    ("Lienholder or loss payee name must be less than 200 characters", "El nombre del acreedor prendario o beneficiario de pérdida debe tener menos de 200 caracteres"),
+    ("Please enter the lienholder's or loss payee's full mailing address", "Escriba la dirección postal completa del acreedor prendario o beneficiario de pérdida"),
+    ("Lienholder address must be less than 500 characters", "La dirección del acreedor prendario debe tener menos de 500 caracteres"),
+    ("Vehicle or trailer must be less than 200 characters", "El vehículo o tráiler debe tener menos de 200 caracteres"),
+    ("Please describe the change in at least 10 characters", "Describa el cambio en al menos 10 caracteres"),
+    ("Details must be less than 2000 characters", "Los detalles deben tener menos de 2000 caracteres"),
+    ("Add a vehicle", "Agregar un vehículo"),
+    ("Remove a vehicle", "Quitar un vehículo"),
+    ("Add a trailer", "Agregar un tráiler"),
+    ("Remove a trailer", "Quitar un tráiler"),
+    ("Add a driver", "Agregar un chofer"),
+    ("Remove a driver", "Quitar un chofer"),
+    ("Change the mailing or garaging address", "Cambiar la dirección postal o de resguardo del vehículo"),
+    ("Change the lienholder or loss payee", "Cambiar el acreedor prendario o beneficiario de pérdida"),
+    ("Something else", "Otro cambio"),
+    ("No change is in force until we confirm it to you.", "Ningún cambio está vigente hasta que se lo confirmemos."),
+    ("For your driver's safety, we never ask for a license number online: we will ask for it by phone.", "Por la seguridad de su chofer, nunca pedimos un número de licencia por internet: se lo pediremos por teléfono."),
+    ("Please wait 10 minutes before sending another change request, or call us.", "Espere 10 minutos antes de enviar otra solicitud de cambio, o llámenos."),
+    ("There was an error sending your change request. Please try again, or call us.", "Hubo un error al enviar su solicitud de cambio. Inténtelo de nuevo o llámenos."),
     // The forms' sentences.
     ("Please wait 10 minutes before submitting another request.", "Espere 10 minutos antes de enviar otra solicitud."),
     ("Please wait 10 minutes before submitting another message.", "Espere 10 minutos antes de enviar otro mensaje."),
@@ -132,7 +227,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::forms::{self, details};
+    use crate::forms::{self, claim, details, policy_change};
 
     /// Every English text of the contract a visitor may read.
     fn english_texts() -> BTreeSet<&'static str> {
@@ -150,7 +245,8 @@ mod tests {
                         .missing
                         .into_iter()
                         .chain(field.invalid)
-                        .chain(field.out_of_range),
+                        .chain(field.out_of_range)
+                        .chain(field.refused),
                 );
             }
         }
@@ -158,7 +254,17 @@ mod tests {
             .iter()
             .chain(&details::COMMODITIES_CHOICES)
             .chain(&details::BEST_TIME_CHOICES);
+        let choices = choices
+            .chain(&claim::INJURIES_CHOICES)
+            .chain(&claim::TOWED_CHOICES)
+            .chain(&policy_change::LICENSE_CLASS_CHOICES);
         texts.extend(choices.map(|(_, label)| *label));
+        texts.extend(policy_change::CHANGE_KINDS.iter().map(|kind| kind.label));
+        texts.extend([
+            claim::INSURER_NOT_SURE_LABEL,
+            policy_change::NOT_IN_FORCE_UNTIL_CONFIRMED,
+            policy_change::LICENSE_NUMBER_BY_PHONE,
+        ]);
         texts.extend(crate::answers::TRANSLATED);
         texts.insert(forms::EMAIL_NOT_ASCII);
         texts.insert(forms::optout::ONE_OF_THEM);

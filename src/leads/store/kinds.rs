@@ -78,6 +78,10 @@ stored_words! {
         Contact = "contact",
         /// A certificate of insurance request from an existing client (issue 13).
         Coi = "coi",
+        /// A first notice of loss from a client (issue 28): the agency hears of it ahead of everything else.
+        Claim = "claim",
+        /// A client's request to change a policy (issue 28): nothing is in force until the agency confirms it.
+        Change = "change",
     }
 }
 

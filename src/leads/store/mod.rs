@@ -14,6 +14,7 @@ mod group;
 mod kinds;
 mod migrations;
 mod pool;
+pub mod request;
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -24,6 +25,7 @@ pub use error::StoreError;
 pub use group::Also;
 pub use kinds::{ChangedBy, Language, Source, Status, Via};
 pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
+pub use request::Request;
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
 /// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.
@@ -120,6 +122,8 @@ lead_columns! {
     language: Language,
     // When the personal fields were erased, by `truckins leads forget` or the retention period (migration 0011).
     erased_at: Option<String>,
+    // A claim's or a policy change's own fields (issue 28, migration 0013), as validated.
+    request: Option<Request>,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

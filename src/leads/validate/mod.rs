@@ -4,6 +4,8 @@
 //! Input arrives as loose text fields (from JSON or a urlencoded form alike); the output is either a clean
 //! [`QuoteLead`] / [`ContactLead`] or a map of field -> message.
 
+mod change;
+mod claim;
 mod clean;
 mod coi;
 mod details;
@@ -12,6 +14,8 @@ use std::collections::BTreeMap;
 
 use contract::forms::{self as rules, Field};
 
+pub use change::{ChangeLead, change};
+pub use claim::{ClaimLead, claim};
 pub use clean::{clean_line, is_invisible_control, sanitize};
 pub use coi::{CoiLead, coi};
 pub use details::{Details, details};

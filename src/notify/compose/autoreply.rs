@@ -90,8 +90,145 @@ fn opt_out_address(locale: Locale) -> String {
     )
 }
 
+/// A client's confirmation of a claim or a change request, in one language: `{reference}`, `{brand}`, `{phone}`,
+/// `{opt_out}` and the parts in braces below are filled in.
+struct ServiceWords {
+    claim_subject: &'static str,
+    change_subject: &'static str,
+    /// `{call}` is [`ServiceWords::call_insurer`] or [`ServiceWords::call_us`].
+    claim: &'static str,
+    /// `{insurer}` and `{insurer_phone}`.
+    call_insurer: &'static str,
+    call_us: &'static str,
+    /// `{line}` and `{line_phone}`: the agency's around-the-clock claims line, when the content has one.
+    around_the_clock: &'static str,
+    /// `{what}` (the kind's label), `{date}`, `{not_in_force}`, `{after_hours}`.
+    change: &'static str,
+    after_hours: &'static str,
+    footer: &'static str,
+}
+
+const SERVICE_ENGLISH: ServiceWords = ServiceWords {
+    claim_subject: "We have your claim report",
+    change_subject: "We have your policy change request",
+    claim: "Hello,\n\nThank you: we have your claim report. Your reference is {reference}: please quote it when you \
+            call.\n\nAn agent will call you back as soon as possible. {call}\n\n{brand}\n\n",
+    call_insurer: "To report the claim to the insurer now, call {insurer}'s claims line at {insurer_phone}.",
+    call_us: "If it is urgent, call us at {phone}.",
+    around_the_clock: " At any hour, call {line} at {line_phone}.",
+    change: "Hello,\n\nThank you: we have your policy change request ({what}, effective {date}). Your reference is \
+             {reference}.\n\n{not_in_force}{after_hours}\n\nIf it is urgent, call us at {phone}.\n\n{brand}\n\n",
+    after_hours: " We received it outside our business hours: we will read it on the next business day.",
+    footer: "--\nYou get this one confirmation because this address was entered in a form on our website. We will not \
+             add it to any mailing list. If it was not you, please ignore this message. To stop all calls, texts and \
+             e-mails from us: {opt_out}\n",
+};
+
+const SERVICE_SPANISH: ServiceWords = ServiceWords {
+    claim_subject: "Recibimos su reporte de siniestro",
+    change_subject: "Recibimos su solicitud de cambio de póliza",
+    claim: "Hola:\n\nGracias, recibimos su reporte de siniestro. Su número de referencia es {reference}: menciónelo \
+            cuando nos llame.\n\nUn agente le llamará lo antes posible, en español. {call}\n\n{brand}\n\n",
+    call_insurer: "Para reportar el siniestro a la aseguradora ahora, llame a la línea de reclamos de {insurer} al \
+                   {insurer_phone}.",
+    call_us: "Si es urgente, llámenos al {phone}.",
+    around_the_clock: " A cualquier hora, llame a {line} al {line_phone}.",
+    change: "Hola:\n\nGracias, recibimos su solicitud de cambio de póliza ({what}, a partir del {date}). Su número \
+             de referencia es {reference}.\n\n{not_in_force}{after_hours}\n\nSi es urgente, llámenos al \
+             {phone}.\n\n{brand}\n\n",
+    after_hours: " La recibimos fuera de nuestro horario de oficina: la leeremos el siguiente día hábil.",
+    footer: "--\nRecibe esta única confirmación porque esta dirección se escribió en un formulario de nuestro sitio \
+             web. No la agregaremos a ninguna lista de correo. Si no fue usted, ignore este mensaje. Para que dejemos \
+             de llamarle, enviarle textos y correos: {opt_out}\n",
+};
+
+fn service_words(lead: &Lead) -> &'static ServiceWords {
+    match lead.language.0 {
+        Locale::En => &SERVICE_ENGLISH,
+        Locale::Es => &SERVICE_SPANISH,
+    }
+}
+
+/// A claim's or a change request's confirmation (issue 28): its reference; for a claim, the chosen insurer's claims
+/// line, or without one the agency's phone (and its around-the-clock claims line if it has one); for a change, that
+/// nothing is in force until the agency confirms it, and, sent while the agency is closed, when it will be read.
+fn service_text(lead: &Lead) -> String {
+    let (brand, phone) = agency();
+    let locale = lead.language.0;
+    let words = service_words(lead);
+    let request = lead.request.clone().unwrap_or_default();
+    let reference = crate::leads::reference(lead.source, lead.id).unwrap_or_default();
+    let body = if lead.source == Source::Claim {
+        let insurer = request
+            .get("insurer")
+            .and_then(crate::leads::insurers::find)
+            .filter(|insurer| !insurer.claims_phone.is_empty());
+        let call = match insurer {
+            Some(insurer) => words
+                .call_insurer
+                .replace("{insurer}", insurer.name)
+                .replace("{insurer_phone}", insurer.claims_phone),
+            None => {
+                let mut call = words.call_us.to_string();
+                if let Some((line, line_phone)) = crate::leads::insurers::claims_line() {
+                    call.push_str(
+                        &words
+                            .around_the_clock
+                            .replace("{line}", line)
+                            .replace("{line_phone}", line_phone),
+                    );
+                }
+                call
+            }
+        };
+        words.claim.replace("{call}", &call)
+    } else {
+        let kind = request
+            .get("change_kind")
+            .and_then(contract::forms::policy_change::ChangeKind::find)
+            .map(|kind| lower_first(locale.text(kind.label)))
+            .unwrap_or_default();
+        let received = time::OffsetDateTime::parse(
+            &lead.created_at,
+            &time::format_description::well_known::Rfc3339,
+        )
+        .unwrap_or_else(|_| crate::clock::now_utc());
+        let after_hours = if crate::hours::is_open_at(received) {
+            ""
+        } else {
+            words.after_hours
+        };
+        words
+            .change
+            .replace("{what}", &kind)
+            .replace("{date}", request.get("effective_date").unwrap_or_default())
+            .replace(
+                "{not_in_force}",
+                locale.text(contract::forms::policy_change::NOT_IN_FORCE_UNTIL_CONFIRMED),
+            )
+            .replace("{after_hours}", after_hours)
+    };
+    format!("{body}{}", words.footer)
+        .replace("{reference}", &reference)
+        .replace("{phone}", phone)
+        .replace("{brand}", brand)
+        .replace("{opt_out}", &opt_out_address(locale))
+}
+
+/// `Add a vehicle` -> `add a vehicle`, `Agregar un vehículo` -> `agregar un vehículo`.
+fn lower_first(label: &str) -> String {
+    let mut chars = label.chars();
+    chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// The visitor's confirmation, in the lead's language.
 pub fn autoreply_text(lead: &Lead) -> String {
+    if matches!(lead.source, Source::Claim | Source::Change) {
+        return service_text(lead);
+    }
     let (brand, phone) = agency();
     let words = words(lead);
     let what = if lead.source == Source::Coi {
@@ -129,12 +266,13 @@ pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Messa
             .map_err(|e| format!("the visitor's address cannot be mailed ({e})"))?,
     );
     let words = words(lead);
-    let subject = if lead.source == Source::Coi {
-        words.certificate_subject
-    } else if is_quote(lead) {
-        words.quote_subject
-    } else {
-        words.message_subject
+    let reference = crate::leads::reference(lead.source, lead.id).unwrap_or_default();
+    let subject = match lead.source {
+        Source::Coi => words.certificate_subject.to_string(),
+        Source::Claim => format!("{} {reference}", service_words(lead).claim_subject),
+        Source::Change => format!("{} {reference}", service_words(lead).change_subject),
+        _ if is_quote(lead) => words.quote_subject.to_string(),
+        _ => words.message_subject.to_string(),
     };
     Message::builder()
         .from(from.clone())

@@ -69,6 +69,10 @@ fn one_line(text: &str) -> String {
         .to_string()
 }
 
+/// What the agency's e-mail about a claim starts its subject with (the news of a claim also goes ahead of every
+/// other delivery waiting: notify/worker).
+pub const URGENT_CLAIM: &str = "URGENT CLAIM: ";
+
 /// `1 truck`, `2 trucks`: the agency's words (the visitor's autoreply has its own, in their language).
 fn trucks(count: i64) -> String {
     if count == 1 {
@@ -110,7 +114,51 @@ pub fn subject(lead: &Lead) -> String {
             };
             format!("{request}: {}", parts.join(", "))
         }
+        // `URGENT CLAIM: Rosa Diaz, Waco, TX, loss 2026-03-02 09:15`: what the agent needs before opening it.
+        Source::Claim => {
+            let request = lead.request.clone().unwrap_or_default();
+            let place: Vec<&str> = ["loss_city", "loss_state"]
+                .iter()
+                .filter_map(|name| request.get(name))
+                .collect();
+            if !place.is_empty() {
+                parts.push(one_line(&place.join(", ")));
+            }
+            let when: Vec<&str> = ["loss_date", "loss_time"]
+                .iter()
+                .filter_map(|name| request.get(name))
+                .collect();
+            if !when.is_empty() {
+                parts.push(format!("loss {}", when.join(" ")));
+            }
+            format!("{URGENT_CLAIM}{}", parts.join(", "))
+        }
+        // `Policy change request: Rosa Diaz, add a vehicle, effective 2026-12-01`.
+        Source::Change => {
+            let request = lead.request.clone().unwrap_or_default();
+            let insured = filled(&lead.insured_name).filter(|insured| *insured != parts[0]);
+            parts.extend(insured);
+            if let Some(kind) = request
+                .get("change_kind")
+                .and_then(contract::forms::policy_change::ChangeKind::find)
+            {
+                parts.push(lower_first(kind.label));
+            }
+            if let Some(date) = request.get("effective_date") {
+                parts.push(format!("effective {date}"));
+            }
+            format!("Policy change request: {}", parts.join(", "))
+        }
     }
+}
+
+/// `Add a vehicle` -> `add a vehicle`, for a label inside a sentence.
+fn lower_first(label: &str) -> String {
+    let mut chars = label.chars();
+    chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The subject of the agency's e-mail about `kind` of news of the lead; `[ES] ` first for a lead sent in Spanish,
@@ -119,7 +167,11 @@ pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
     let subject = about(lead, kind);
     match lead.language.0 {
         Locale::En => subject,
-        Locale::Es => format!("[ES] {subject}"),
+        // A claim's subject still starts with its urgency, which an inbox rule may look for.
+        Locale::Es => match subject.strip_prefix(URGENT_CLAIM) {
+            Some(rest) => format!("{URGENT_CLAIM}[ES] {rest}"),
+            None => format!("[ES] {subject}"),
+        },
     }
 }
 
@@ -134,6 +186,8 @@ fn about(lead: &Lead, kind: Kind) -> String {
                 Source::Quote => "asked for a quote",
                 Source::Contact => "sent a message",
                 Source::Coi => "asked for a certificate",
+                Source::Claim => "reported a claim",
+                Source::Change => "asked for a policy change",
             };
             let created = time::OffsetDateTime::parse(
                 &lead.created_at,
@@ -225,9 +279,9 @@ pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &
         .map(|note| format!("{note}\n\n"))
         .unwrap_or_default();
     let mut out = format!(
-        "{note}{}\n\nReply to this e-mail to answer {} directly.\n",
+        "{note}{}\n\n{}\n",
         agency_subject(lead, kind),
-        one_line(&lead.name)
+        answer_how(lead)
     );
     if !actions.is_empty() {
         out.push_str("\nMark this lead (each link asks you to confirm):\n");
@@ -255,6 +309,21 @@ pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &
     out
 }
 
+/// How the agent answers the lead: by replying, or by phone when no address was given (a claim), with the
+/// reference a client quotes when they call.
+fn answer_how(lead: &Lead) -> String {
+    let name = one_line(&lead.name);
+    let mut how = if lead.email.is_empty() {
+        format!("No e-mail address was given: call {name} back.")
+    } else {
+        format!("Reply to this e-mail to answer {name} directly.")
+    };
+    if let Some(reference) = crate::leads::reference(lead.source, lead.id) {
+        how.push_str(&format!(" Their reference: {reference}."));
+    }
+    how
+}
+
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
 pub fn agency_html(lead: &Lead, kind: Kind) -> String {
     agency_html_with(lead, kind, &Standing::default(), &[])
@@ -267,9 +336,9 @@ pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &
         .unwrap_or_default();
     let mut out = format!(
         "<!doctype html><html><body style=\"font-family:sans-serif;font-size:14px\">{note}\
-         <h1 style=\"font-size:18px\">{}</h1><p>Reply to this e-mail to answer {} directly.</p>",
+         <h1 style=\"font-size:18px\">{}</h1><p>{}</p>",
         escape_html(&agency_subject(lead, kind)),
-        escape_html(&one_line(&lead.name))
+        escape_html(&answer_how(lead))
     );
     if !actions.is_empty() {
         out.push_str("<p>Mark this lead (each link asks you to confirm):</p><p>");
@@ -355,6 +424,8 @@ pub fn agency_message(
         Ok(address) => {
             builder = builder.reply_to(Mailbox::new(Some(one_line(&lead.name)), address))
         }
+        // A claim may come without an address: the agency calls back.
+        Err(_) if lead.email.is_empty() => {}
         // Stored, but not an address lettre can put in a header: the body still shows it.
         Err(_) => rocket::warn!("lead {}: its e-mail address cannot be a Reply-To", lead.id),
     }

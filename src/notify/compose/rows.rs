@@ -5,7 +5,7 @@
 use contract::locale::Locale;
 
 use super::{status_command, type_label};
-use crate::leads::store::{Lead, Source};
+use crate::leads::store::{Lead, Source, request};
 
 /// The sections of the agency's e-mail: a title and (label, value) rows, values as stored.
 pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
@@ -50,6 +50,33 @@ pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)>
             about.push(("Additional insured", yes_no(lead.additional_insured)));
             about.push(("Waiver of subrogation", yes_no(lead.waiver_of_subrogation)));
             about.push(("Notes", text(&lead.notes)));
+        }
+        // A claim or a change request: every field given, in the form's order, as the agency reads it.
+        Source::Claim | Source::Change => {
+            about.push(("Insured", text(&lead.insured_name)));
+            if let Some(reference) = crate::leads::reference(lead.source, lead.id) {
+                about.push(("Reference", reference));
+            }
+            let form = match lead.source {
+                Source::Claim => &contract::forms::CLAIM,
+                _ => &contract::forms::CHANGE,
+            };
+            if let Some(request) = &lead.request {
+                for (name, value) in request.ordered(form.fields) {
+                    about.push((request::label(name), request::shown(name, value)));
+                }
+            }
+            let driver = lead
+                .request
+                .as_ref()
+                .and_then(|request| request.get("change_kind"))
+                .is_some_and(|kind| kind == "add_driver");
+            if driver {
+                about.push((
+                    "License number",
+                    "never asked online: ask the driver's by phone".to_string(),
+                ));
+            }
         }
     }
     let consent = if lead.consent_given {

@@ -133,3 +133,109 @@ fn added_details_have_their_own_subject_and_section() {
         "{text}"
     );
 }
+
+fn claim() -> Lead {
+    let mut request = crate::leads::store::Request::default();
+    for (name, value) in [
+        ("loss_date", "2026-03-02"),
+        ("loss_time", "08:40"),
+        ("loss_city", "Waco"),
+        ("loss_state", "TX"),
+        ("what_happened", "Rear-ended <b>at a light</b>"),
+        ("insurer", "not_sure"),
+    ] {
+        request.set(name, value);
+    }
+    Lead {
+        id: 123,
+        source: Source::Claim,
+        name: "Rosa Diaz".into(),
+        phone: Some("+12145550199".into()),
+        created_at: "2026-03-02T15:00:00Z".into(),
+        request: Some(request),
+        ..Lead::default()
+    }
+}
+
+#[test]
+fn a_claim_is_urgent_in_every_subject_and_its_fields_are_escaped() {
+    let lead = claim();
+    assert_eq!(
+        agency_subject(&lead, Kind::Lead),
+        "URGENT CLAIM: Rosa Diaz, Waco, TX, loss 2026-03-02 08:40"
+    );
+    let spanish = Lead {
+        language: crate::leads::store::Language(Locale::Es),
+        ..claim()
+    };
+    assert_eq!(
+        agency_subject(&spanish, Kind::Lead),
+        "URGENT CLAIM: [ES] Rosa Diaz, Waco, TX, loss 2026-03-02 08:40"
+    );
+    assert!(
+        agency_subject(&lead, Kind::Reminder)
+            .starts_with("Still waiting: Rosa Diaz reported a claim")
+    );
+    let text = agency_text(&lead, Kind::Lead);
+    assert!(
+        text.contains("No e-mail address was given: call Rosa Diaz back."),
+        "{text}"
+    );
+    assert!(text.contains("Reference:      CLM-000123"), "{text}");
+    assert!(text.contains("Insurer:        Not sure"), "{text}");
+    let html = agency_html(&lead, Kind::Lead);
+    assert!(
+        html.contains("Rear-ended &lt;b&gt;at a light&lt;/b&gt;"),
+        "{html}"
+    );
+    // A claim without an address has no Reply-To, and no warning for it.
+    let from: Mailbox = "Leads <leads@agency.example>".parse().unwrap();
+    let message = agency_message(
+        &lead,
+        Kind::Lead,
+        &Standing::default(),
+        &[],
+        "k",
+        &from,
+        std::slice::from_ref(&from),
+    )
+    .unwrap();
+    assert!(!String::from_utf8_lossy(&message.formatted()).contains("Reply-To"));
+}
+
+#[test]
+fn a_change_names_its_kind_and_date_and_its_confirmation_what_is_not_yet_in_force() {
+    let mut request = crate::leads::store::Request::default();
+    request.set("change_kind", "add_driver");
+    request.set("effective_date", "2026-12-01");
+    request.set("driver_name", "Luis Ortiz");
+    let lead = Lead {
+        id: 45,
+        source: Source::Change,
+        name: "Rosa Diaz".into(),
+        email: "rosa@example.com".into(),
+        insured_name: Some("Rosa Diaz".into()),
+        created_at: "2026-03-02T15:00:00Z".into(),
+        request: Some(request),
+        ..Lead::default()
+    };
+    assert_eq!(
+        agency_subject(&lead, Kind::Lead),
+        "Policy change request: Rosa Diaz, add a driver, effective 2026-12-01"
+    );
+    let text = agency_text(&lead, Kind::Lead);
+    assert!(text.contains("never asked online"), "{text}");
+    let confirmation = autoreply_text(&lead);
+    assert!(
+        confirmation.contains("Your reference is CHG-000045."),
+        "{confirmation}"
+    );
+    assert!(
+        confirmation.contains(contract::forms::policy_change::NOT_IN_FORCE_UNTIL_CONFIRMED),
+        "{confirmation}"
+    );
+    assert!(
+        confirmation.contains("(add a driver, effective 2026-12-01)"),
+        "{confirmation}"
+    );
+}

@@ -27,12 +27,14 @@ fn new_key() -> String {
 
 /// Writes the deliveries of a new lead in its transaction, due now: one per channel, except the visitor's
 /// confirmation when that address got one in the last 24 h. One statement for all of them: this runs in every
-/// lead's transaction, inside the writer's turn that the other leads wait for.
+/// lead's transaction, inside the writer's turn that the other leads wait for. With `urgent` (a claim), the
+/// agency's e-mail and webhook are marked to go ahead of everything waiting on their lanes ([`urgent`]).
 pub fn enqueue(
     transaction: &rusqlite::Transaction<'_>,
     lead_id: i64,
     channels: &[Channel],
     visitor_email: &str,
+    urgent: bool,
 ) -> rusqlite::Result<()> {
     let now = now_ms();
     let created_at = store::now();
@@ -56,27 +58,34 @@ pub fn enqueue(
     if rows.is_empty() {
         return Ok(());
     }
-    // ?1 the lead, ?2 the time stamp, ?3 the milliseconds; then key, channel and recipient of each row.
+    // ?1 the lead, ?2 the time stamp, ?3 the milliseconds; then key, channel, recipient and urgency of each row.
     let tuples: Vec<String> = (0..rows.len())
         .map(|n| {
-            let first = 4 + 3 * n;
+            let first = 4 + 4 * n;
             format!(
-                "(?{first}, ?1, ?{}, ?{}, ?2, ?3, ?3, ?3)",
+                "(?{first}, ?1, ?{}, ?{}, ?2, ?3, ?3, ?3, ?{})",
                 first + 1,
-                first + 2
+                first + 2,
+                first + 3
             )
         })
         .collect();
     let sql = format!(
         "INSERT INTO deliveries (key, lead_id, channel, recipient, created_at, created_ms, queued_ms, \
-         next_attempt_ms) VALUES {}",
+         next_attempt_ms, urgent) VALUES {}",
         tuples.join(", ")
     );
     let keys: Vec<String> = rows.iter().map(|_| new_key()).collect();
     let names: Vec<&str> = rows.iter().map(|(channel, _)| channel.as_str()).collect();
+    // The visitor's own confirmation is never urgent: the agency's news of a claim is.
+    let urgency: Vec<bool> = rows
+        .iter()
+        .map(|(channel, _)| urgent && *channel != Channel::Autoreply)
+        .collect();
     let mut values: Vec<&dyn rusqlite::ToSql> = vec![&lead_id, &created_at, &now];
-    for (((_, recipient), key), name) in rows.iter().zip(&keys).zip(&names) {
-        values.extend([key as &dyn rusqlite::ToSql, name, recipient]);
+    for ((((_, recipient), key), name), urgent) in rows.iter().zip(&keys).zip(&names).zip(&urgency)
+    {
+        values.extend([key as &dyn rusqlite::ToSql, name, recipient, urgent]);
     }
     // Prepared once per connection and number of channels.
     transaction
@@ -199,6 +208,8 @@ pub struct Due {
     pub withheld: Option<String>,
     /// What the revocations say of the lead, for the agency's e-mail and webhook (src/consent).
     pub standing: crate::consent::Standing,
+    /// The agency's news of a claim: sent ahead of everything else waiting on its lane.
+    pub urgent: bool,
 }
 
 impl Due {
@@ -227,8 +238,17 @@ macro_rules! sent_kinds {
 /// channel (bench/RESULTS.md). A lane skips the other channels' entries due before its own; those are few while the
 /// other lanes keep up, and only a channel failing through a flood of leads makes them many.
 pub(super) const DUE_SQL: &str = concat!(
-    "SELECT id, key, lead_id, attempts, queued_ms, kind, payload FROM deliveries \
+    "SELECT id, key, lead_id, attempts, queued_ms, kind, payload, urgent FROM deliveries \
      WHERE state = 'pending' AND channel = ?1 AND next_attempt_ms <= ?2 AND ",
+    sent_kinds!(),
+    " ORDER BY next_attempt_ms, id LIMIT ?3"
+);
+
+/// The pending urgent deliveries of channel `?1` (the agency's news of a claim), due by `?2` or not, at most `?3`,
+/// through their own index (migration 0013): a lane that sends anything sends these first ([`urgent`]).
+pub(super) const URGENT_SQL: &str = concat!(
+    "SELECT id, key, lead_id, attempts, queued_ms, kind, payload, urgent FROM deliveries \
+     WHERE state = 'pending' AND urgent = 1 AND channel = ?1 AND next_attempt_ms <= ?2 AND ",
     sent_kinds!(),
     " ORDER BY next_attempt_ms, id LIMIT ?3"
 );
@@ -248,7 +268,38 @@ pub fn due(
     now: i64,
     limit: u32,
 ) -> rusqlite::Result<Vec<Due>> {
-    let mut statement = connection.prepare_cached(DUE_SQL)?;
+    read_due(connection, DUE_SQL, channel, now, limit)
+}
+
+/// What a lane sends next: the deliveries of `channel` due by `now` (at most `limit`, oldest due first) and, when
+/// there are any, every urgent one waiting (a claim's news to the agency), due yet or not, put first. A claim is
+/// thus never behind another delivery: whenever the lane sends anything (the relay back after an outage, the next
+/// lead), the claims waiting go before it, while an urgent delivery alone still keeps its own retry times, so a
+/// relay that is down is not hammered for it.
+pub fn due_urgent_first(
+    connection: &Connection,
+    channel: Channel,
+    now: i64,
+    limit: u32,
+) -> rusqlite::Result<Vec<Due>> {
+    let due = read_due(connection, DUE_SQL, channel, now, limit)?;
+    if due.is_empty() {
+        return Ok(due);
+    }
+    let mut batch = read_due(connection, URGENT_SQL, channel, i64::MAX, limit)?;
+    let first: Vec<i64> = batch.iter().map(|urgent| urgent.id).collect();
+    batch.extend(due.into_iter().filter(|one| !first.contains(&one.id)));
+    Ok(batch)
+}
+
+fn read_due(
+    connection: &Connection,
+    sql: &'static str,
+    channel: Channel,
+    now: i64,
+    limit: u32,
+) -> rusqlite::Result<Vec<Due>> {
+    let mut statement = connection.prepare_cached(sql)?;
     let rows = statement
         .query_map(params![channel.as_str(), now, limit], |row| {
             Ok((
@@ -259,13 +310,14 @@ pub fn due(
                 row.get::<_, i64>(4)?,
                 row.get::<_, String>(5)?,
                 row.get::<_, Option<String>>(6)?,
+                row.get::<_, bool>(7)?,
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut due = Vec::with_capacity(rows.len());
     // The revocations, read once for the batch when the agency's news of a lead is in it.
     let mut dates: Option<crate::consent::revocations::Dates> = None;
-    for (id, key, lead_id, attempts, queued_ms, kind, payload) in rows {
+    for (id, key, lead_id, attempts, queued_ms, kind, payload, urgent) in rows {
         let Some(kind) = Kind::parse(&kind) else {
             continue;
         };
@@ -318,6 +370,7 @@ pub fn due(
             about,
             withheld,
             standing,
+            urgent,
         });
     }
     Ok(due)

@@ -21,7 +21,9 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
     let stored = store::insert_with(
         &pool,
         &lead,
-        Box::new(|transaction, id| enqueue(transaction, id, &Channel::ALL, "dana@example.com")),
+        Box::new(|transaction, id| {
+            enqueue(transaction, id, &Channel::ALL, "dana@example.com", false)
+        }),
     )
     .unwrap();
     let Stored::New(lead_id) = stored else {
@@ -100,6 +102,7 @@ fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_fai
                 id,
                 &[Channel::Email, Channel::Webhook],
                 "dana@example.com",
+                false,
             )
         }),
     )
@@ -180,6 +183,83 @@ fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A claim's news to the agency (urgent) goes first whenever the lane sends anything, due yet or not; alone and
+/// not yet due, it waits for its own time; the client's confirmation is not urgent; its own index is used.
+#[test]
+fn urgent_deliveries_go_first_whenever_the_lane_sends() {
+    let dir = std::env::temp_dir().join(format!("truckins-outbox-urgent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("leads.db"), 1).unwrap();
+    let store_lead = |source: Source| {
+        let lead = Lead {
+            source,
+            created_at: store::now(),
+            name: "Dana".into(),
+            email: "dana@example.com".into(),
+            ..Lead::default()
+        };
+        let urgent = source == Source::Claim;
+        match store::insert_with(
+            &pool,
+            &lead,
+            Box::new(move |transaction, id| enqueue(transaction, id, &Channel::ALL, "", urgent)),
+        )
+        .unwrap()
+        {
+            Stored::New(id) | Stored::Repeat(id) => id,
+        }
+    };
+    let quote = store_lead(Source::Quote);
+    let claim = store_lead(Source::Claim);
+    let connection = pool.get().unwrap();
+    let ids = |due: Vec<Due>| -> Vec<(i64, bool)> {
+        due.iter()
+            .map(|d| (d.lead().map_or(0, |l| l.id), d.urgent))
+            .collect()
+    };
+    let now = now_ms() + 1;
+    assert_eq!(
+        ids(due_urgent_first(&connection, Channel::Email, now, 10).unwrap()),
+        [(claim, true), (quote, false)]
+    );
+    // The claim's retry is later than the quote's: still first when the quote is due.
+    connection
+        .execute(
+            "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
+            params![now + 60_000, claim],
+        )
+        .unwrap();
+    assert_eq!(
+        ids(due_urgent_first(&connection, Channel::Webhook, now, 10).unwrap()),
+        [(claim, true), (quote, false)]
+    );
+    // With nothing else due, it keeps its own time.
+    connection
+        .execute(
+            "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
+            params![now + 60_000, quote],
+        )
+        .unwrap();
+    assert!(
+        due_urgent_first(&connection, Channel::Email, now, 10)
+            .unwrap()
+            .is_empty()
+    );
+    let plan: Vec<String> = connection
+        .prepare(&format!("EXPLAIN QUERY PLAN {URGENT_SQL}"))
+        .unwrap()
+        .query_map(params!["email", 0, 10], |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        plan,
+        ["SEARCH deliveries USING INDEX deliveries_urgent (next_attempt_ms<?)"]
+    );
+    drop(connection);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The quote the measurements below store, one per thread and number.
 fn measured_lead(thread: usize, n: usize, consent: &str) -> Lead {
     Lead {
@@ -255,7 +335,13 @@ fn outbox_cost_per_lead() {
                             &lead,
                             Box::new(move |transaction, id| {
                                 store::details::set_token(transaction, id, &token)?;
-                                enqueue(transaction, id, channels, "maria@lopezhauling.example")
+                                enqueue(
+                                    transaction,
+                                    id,
+                                    channels,
+                                    "maria@lopezhauling.example",
+                                    false,
+                                )
                             }),
                         )
                         .unwrap();
@@ -347,6 +433,7 @@ fn secure_delete_cost_per_lead() {
                                     id,
                                     &[Channel::Email, Channel::Webhook],
                                     "maria@lopezhauling.example",
+                                    false,
                                 )
                             }),
                         )

@@ -338,7 +338,7 @@ impl Lane {
                 }
             }
             let batch = match self
-                .with_db(move |c| outbox::due(c, channel, outbox::now_ms(), BATCH))
+                .with_db(move |c| outbox::due_urgent_first(c, channel, outbox::now_ms(), BATCH))
                 .await
             {
                 Ok(batch) => batch,
@@ -355,17 +355,26 @@ impl Lane {
             let mut stopped = self.stopped.clone();
             let done = Mutex::new(Vec::with_capacity(batch.len()));
             let lane = &self;
-            let work = stream::iter(&batch).for_each_concurrent(CONCURRENT, |due| {
-                let done = &done;
-                async move {
-                    let outcome = lane.senders.deliver(due).await;
-                    let update = update(outcome, due, lane.base, outbox::now_ms());
-                    log(due, &update);
-                    done.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push((due.id, update));
+            // The urgent ones (a claim's news, first in the batch) are finished before the others begin: sent side
+            // by side, the others could reach the relay first.
+            let (urgent, others): (Vec<&Due>, Vec<&Due>) = batch.iter().partition(|due| due.urgent);
+            let work = async {
+                for group in [urgent, others] {
+                    stream::iter(group)
+                        .for_each_concurrent(CONCURRENT, |due| {
+                            let done = &done;
+                            async move {
+                                let outcome = lane.senders.deliver(due).await;
+                                let update = update(outcome, due, lane.base, outbox::now_ms());
+                                log(due, &update);
+                                done.lock()
+                                    .unwrap_or_else(PoisonError::into_inner)
+                                    .push((due.id, update));
+                            }
+                        })
+                        .await;
                 }
-            });
+            };
             let stopping = tokio::select! {
                 _ = work => false,
                 _ = stopped.changed() => true,
@@ -387,7 +396,7 @@ impl Lane {
             if stopping {
                 return;
             }
-            if batch.len() == BATCH as usize {
+            if batch.len() >= BATCH as usize {
                 continue;
             }
             // Only a delivery due within the idle look can shorten the wait.

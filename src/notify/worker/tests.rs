@@ -14,6 +14,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         about: super::super::outbox::About::Lead(Lead::default()),
         withheld: None,
         standing: Default::default(),
+        urgent: false,
     }
 }
 

@@ -13,6 +13,8 @@ export const islands = {
   ContactForm: () => import('./ContactForm'),
   CoiForm: () => import('./CoiForm'),
   OptOutForm: () => import('./OptOutForm'),
+  ClaimForm: () => import('./ClaimForm'),
+  PolicyChangeForm: () => import('./PolicyChangeForm'),
 } satisfies Record<string, Loader>;
 
 export type IslandName = keyof typeof islands;

@@ -80,6 +80,20 @@ export function Contact() {
             {t(': most go out the same business day.')}
           </span>
         </p>
+        <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
+          <Icon name="shield" className="mt-0.5 size-6 shrink-0 text-steel" />
+          <span>
+            {t('Had an accident?')}{' '}
+            <a href={pages.reportAClaim.href} className={linkClass}>
+              {t('Report a claim')}
+            </a>
+            {t('. A truck, trailer or driver to add or remove?')}{' '}
+            <a href={pages.policyChange.href} className={linkClass}>
+              {t('Request a policy change')}
+            </a>
+            .
+          </span>
+        </p>
         <div className="mt-6 flex items-start gap-3 rounded-2xl bg-mist p-6">
           <Icon name="mapPin" className="mt-0.5 size-6 shrink-0 text-steel" />
           <address className="not-italic">

@@ -3,14 +3,18 @@
 // src/leads/mod.rs).
 import { t } from '@i18n/pages';
 import { markers, quoteForm, type FormId } from '@contract';
-import { content, page } from '../content';
+import { content, page, site } from '../content';
+import ClaimForm from '../islands/ClaimForm';
 import CoiForm from '../islands/CoiForm';
 import ContactForm from '../islands/ContactForm';
 import OptOutForm from '../islands/OptOutForm';
+import PolicyChangeForm from '../islands/PolicyChangeForm';
 import QuoteForm from '../islands/QuoteForm';
 import { pages } from '../links';
 import { Icon } from '../ui/Icon';
 import type { OptOutCopy } from './OptOut';
+import type { ChangeCopy } from './PolicyChange';
+import type { ClaimCopy } from './ReportAClaim';
 
 /** A lead form's, or the opt-out form's (not a lead form, so not a `FormId`): its correction page is made the same way. */
 export function FormCorrection({ form }: { form: FormId | 'optOut' }) {
@@ -29,6 +33,10 @@ export function FormCorrection({ form }: { form: FormId | 'optOut' }) {
             <QuoteForm idPrefix={quoteForm.correctionIdPrefix} variant="full" heading={t('Your Quote Request')} consentText={content.forms.consent_text} consentLink={{ words: content.forms.opt_out_link, href: pages.optOut.href }} insuranceOptions={content.forms.insurance_types} template />
           ) : form === 'coi' ? (
             <CoiForm template />
+          ) : form === 'claim' ? (
+            <ClaimForm insurers={site.insurers} received={page<ClaimCopy>('report-a-claim').received} template />
+          ) : form === 'change' ? (
+            <PolicyChangeForm received={page<ChangeCopy>('policy-change').received} afterHours={page<ChangeCopy>('policy-change').after_hours} template />
           ) : form === 'optOut' ? (
             <OptOutForm received={page<OptOutCopy>('opt-out').received} privacyHref={pages.privacy.href} template />
           ) : (

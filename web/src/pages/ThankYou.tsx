@@ -1,12 +1,14 @@
 // The page a form posted without JavaScript lands on once stored (after the server's 303 See Other), one per form.
 import { t } from '@i18n/pages';
+import type { ReactNode } from 'react';
 import { site } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { TextLink } from '../ui/TextLink';
 
-export function ThankYou({ title, text }: { title: string; text: string }) {
+/** `children`: more to read under the text (what a client's request is and is not yet). */
+export function ThankYou({ title, text, children }: { title: string; text: string; children?: ReactNode }) {
   return (
     <section aria-labelledby="thanks-title" className="py-20 md:py-28">
       <div className="container-site max-w-2xl text-center">
@@ -15,6 +17,7 @@ export function ThankYou({ title, text }: { title: string; text: string }) {
           {title}
         </h1>
         <p className="mt-4 text-lg text-muted">{text}</p>
+        {children}
         <p className="mt-2 text-muted">
           {t('Need us sooner? Call')}{' '}
           <TextLink href={telHref}>{site.phone}</TextLink>

@@ -67,3 +67,68 @@ export function Honeypot({ id }: { id: string }) {
 export function LocaleInput() {
   return <input type="hidden" name={locale.field} value={locale.code} />;
 }
+
+/**
+ * A group of radio buttons with its legend and its error, tied together for screen readers. The group carries the
+ * field's id (`{id}`), so the server's no-JavaScript answer can mark the group invalid as it marks an input; each
+ * button carries `data-fill="{name}:{value}"`, beside which the server writes `checked` for the value that was sent.
+ */
+export function RadioGroup({
+  id,
+  name,
+  legend,
+  choices,
+  optional = false,
+  hint,
+  error,
+  invalid,
+  onChange,
+  columns = false,
+}: {
+  id: string;
+  name: string;
+  legend: string;
+  choices: readonly { value: string; label: string }[];
+  optional?: boolean;
+  hint?: string;
+  /** The message shown (or the template's marker). */
+  error?: string;
+  /** Whether the group is marked invalid (a message from the server). */
+  invalid?: boolean;
+  /** Told each choice made, for a group whose choice changes the form (the policy change's kinds). */
+  onChange?: (value: string) => void;
+  columns?: boolean;
+}) {
+  return (
+    <fieldset id={id} role="radiogroup" {...describedBy(id, { hint: Boolean(hint), error: invalid ? 'invalid' : undefined })}>
+      <legend className="block text-sm font-semibold text-ink">
+        {legend}
+        {optional && <span className="font-normal text-muted">{` ${t('(optional)')}`}</span>}
+      </legend>
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-muted">
+          {hint}
+        </p>
+      )}
+      <div className={`mt-2 grid gap-2 ${columns ? 'sm:grid-cols-2' : ''}`}>
+        {choices.map((choice) => (
+          <label key={choice.value} htmlFor={`${id}-${choice.value}`} className="flex items-start gap-2.5 rounded-lg border border-slate-200 px-3 py-2.5 has-checked:border-navy has-checked:bg-sky">
+            <input
+              id={`${id}-${choice.value}`}
+              type="radio"
+              name={name}
+              value={choice.value}
+              data-fill={`${name}:${choice.value}`}
+              className="mt-1 size-4 shrink-0 accent-navy"
+              onChange={onChange ? () => onChange(choice.value) : undefined}
+            />
+            <span className="text-ink">{choice.label}</span>
+          </label>
+        ))}
+      </div>
+      <p id={`${id}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
+        {error}
+      </p>
+    </fieldset>
+  );
+}

@@ -19,7 +19,7 @@ export function Footer() {
   const buildYear = new Date().getFullYear();
   return (
     <footer className="bg-ink text-slate-200">
-      <div className="container-site grid gap-10 py-14 md:grid-cols-2 lg:grid-cols-5">
+      <div className="container-site grid gap-10 py-14 md:grid-cols-2 lg:grid-cols-6">
         <div className="lg:col-span-2">
           <p className="text-xl font-extrabold text-white">{site.brand}</p>
           <p className="mt-3 max-w-md">{site.description}</p>

@@ -11,7 +11,9 @@ export interface SiteNavProps {
   vehicles: Link[];
   coverages: Link[];
   links: Link[];
-  /** Pages for existing clients, in the mobile menu only (the desktop header has no room). */
+  /** Pages for existing clients, in the mobile menu only: the desktop header has no room (measured: from 768 to 1440 px
+   * a "For Clients" menu, even as an icon, pushes its items onto a second row); the footer's For Clients column and
+   * the contact page lead to them there. */
   clients: Link[];
   /** The call to action beside the menus (the quote page). */
   quote: Link;

@@ -30,6 +30,9 @@ pub struct Field {
     pub range: Option<(i64, i64)>,
     /// The message for a whole number outside `range`, where `invalid` (about the format) does not say the limits.
     pub out_of_range: Option<&'static str>,
+    /// The message for a well-formed value that a further rule refuses: a date in the past or the future, a VIN
+    /// whose check digit does not match. Kept apart from `invalid` so that each rule says precisely what is wrong.
+    pub refused: Option<&'static str>,
 }
 
 impl Field {
@@ -44,7 +47,14 @@ impl Field {
             pattern: None,
             range: None,
             out_of_range: None,
+            refused: None,
         }
+    }
+
+    /// The same rule under another name, for a field that asks the same of another thing (a trailer's model year,
+    /// like a truck's).
+    pub(crate) const fn named(self, name: &'static str) -> Field {
+        Field { name, ..self }
     }
 
     /// The `min` limit; for fields that have one.
@@ -68,6 +78,14 @@ impl Field {
         match self.invalid {
             Some(message) => message,
             None => panic!("the field has no invalid-value message"),
+        }
+    }
+
+    /// The `refused` message; for fields that have one.
+    pub const fn refused_message(&self) -> &'static str {
+        match self.refused {
+            Some(message) => message,
+            None => panic!("the field has no refused-value message"),
         }
     }
 
@@ -124,6 +142,39 @@ pub const PHONE: Field = Field {
     invalid: Some("Please enter a valid US phone number"),
     ..Field::text("phone")
 };
+
+/// The client-service forms' phone (claim, policy change): required there, because the agency calls back about a
+/// loss or a change rather than writing; the lead forms' rule otherwise.
+pub const SERVICE_PHONE: Field = Field {
+    required: true,
+    missing: Some("Please enter a phone number we can reach you at"),
+    ..PHONE
+};
+
+/// The policy's number, as the declarations page or the ID card prints it (`TX-CA-123456-01`, `01 APS 123456`,
+/// `CAP1234567/02`): letters, digits, spaces, and the separators insurers use. Optional: a driver on the shoulder
+/// rarely has it, and the agency finds the policy by the insured's name.
+pub const POLICY_NUMBER: Field = Field {
+    max: Some(Limit {
+        chars: 40,
+        message: "Policy number must be less than 40 characters",
+    }),
+    invalid: Some(
+        "Policy number can only contain letters, digits, spaces, hyphens, slashes and dots",
+    ),
+    // `-`, `/` and `.` escaped: browsers compile `pattern` with the `v` flag, where a bare `-` or `/` in a class is
+    // a syntax error (and an invalid pattern is silently not checked at all).
+    pattern: Some("[A-Za-z0-9 \\-\\/\\.]+"),
+    ..Field::text("policy_number")
+};
+
+/// Whether `value` is a policy number by [`POLICY_NUMBER`]'s pattern (the length is the field's `max`).
+pub fn is_policy_number(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '/' | '.'))
+}
 
 pub const COMPANY: Field = Field {
     max: Some(Limit {
@@ -200,8 +251,11 @@ pub use coi::{
     WAIVER_OF_SUBROGATION,
 };
 
+pub mod calendar;
+pub mod claim;
 pub mod details;
 pub mod optout;
+pub mod policy_change;
 
 /// One lead form: its fields and addresses, and the server's sentences about it as a whole.
 #[derive(Debug)]
@@ -328,8 +382,81 @@ pub const OPT_OUT: Form = Form {
     failure_message: "There was an error recording your request. Please try again, or call us.",
 };
 
-/// The lead forms, for what is done to each.
-pub const FORMS: [&Form; 3] = [&QUOTE, &CONTACT, &COI];
+/// The first notice of loss (issue 28): stored with source `claim`, sent to the agency ahead of other mail.
+pub const CLAIM: Form = Form {
+    id: "claim",
+    endpoint: "/api/leads/claim",
+    thank_you: routes::CLAIM_THANK_YOU,
+    correction_page: "_forms/claim.html",
+    correction_id_prefix: "claim",
+    fields: &[
+        NAME,
+        SERVICE_PHONE,
+        claim::EMAIL_OPTIONAL,
+        claim::LOSS_DATE,
+        claim::LOSS_TIME,
+        claim::LOSS_CITY,
+        claim::LOSS_STATE,
+        claim::WHAT_HAPPENED,
+        claim::INSURED_NAME_OPTIONAL,
+        POLICY_NUMBER,
+        claim::INSURER,
+        claim::VEHICLES_INVOLVED,
+        claim::INJURIES,
+        claim::POLICE_REPORT_NUMBER,
+        claim::TOWED,
+    ],
+    // A person after an accident must not be left with a refusal alone: the sentence says where to turn instead.
+    rate_limit_message: "Please wait 10 minutes before reporting another claim. If it is urgent, call us or your insurer's claims line.",
+    failure_message: "There was an error sending your claim. Please call us or your insurer's claims line now.",
+};
+
+/// The policy change request (issue 28): stored with source `change`. The kinds' own fields are not required by
+/// the form as a whole; [`policy_change::CHANGE_KINDS`] says which each kind requires.
+pub const CHANGE: Form = Form {
+    id: "change",
+    endpoint: "/api/leads/change",
+    thank_you: routes::POLICY_CHANGE_THANK_YOU,
+    correction_page: "_forms/change.html",
+    correction_id_prefix: "change",
+    fields: &[
+        // Who asks (an insurer takes a change from the insured or someone they authorise: both names are kept).
+        NAME,
+        INSURED_NAME,
+        SERVICE_PHONE,
+        EMAIL,
+        POLICY_NUMBER,
+        policy_change::CHANGE_KIND,
+        policy_change::EFFECTIVE_DATE,
+        // The kinds' fields.
+        policy_change::VEHICLE_YEAR,
+        policy_change::VEHICLE_MAKE,
+        policy_change::VEHICLE_MODEL,
+        policy_change::VIN,
+        policy_change::STATED_VALUE,
+        policy_change::GARAGING_ZIP,
+        policy_change::TRAILER_YEAR,
+        policy_change::TRAILER_MAKE,
+        policy_change::TRAILER_VIN,
+        policy_change::TRAILER_STATED_VALUE,
+        policy_change::DRIVER_NAME,
+        policy_change::DRIVER_DATE_OF_BIRTH,
+        policy_change::LICENSE_STATE,
+        policy_change::LICENSE_CLASS,
+        policy_change::HIRE_DATE,
+        policy_change::NEW_ADDRESS,
+        policy_change::LIENHOLDER_NAME,
+        policy_change::LIENHOLDER_ADDRESS,
+        policy_change::LIENHOLDER_VEHICLE,
+        policy_change::CHANGE_DETAILS,
+    ],
+    rate_limit_message: "Please wait 10 minutes before sending another change request, or call us.",
+    failure_message: "There was an error sending your change request. Please try again, or call us.",
+};
+
+/// The lead forms, for what is done to each: the prospects' (quote, contact) and the clients' (certificate, claim,
+/// policy change).
+pub const FORMS: [&Form; 5] = [&QUOTE, &CONTACT, &COI, &CLAIM, &CHANGE];
 
 /// Fields accepted besides a form's own: spam checks, idempotency and attribution.
 pub const EXTRA_FIELDS: [&str; 13] = [
@@ -366,6 +493,14 @@ pub mod markers {
     pub const MESSAGE: &str = "TRUCKINS_FORM_MESSAGE";
     /// The attribute on the consent checkbox (`data-fill="consent"`) beside which the server writes `checked`.
     pub const CONSENT_FILL: &str = "consent";
+    /// Between a field's name and a value in the `data-fill` of a choice of the claim and change forms (an
+    /// `<option>` or a radio button: `data-fill="injuries:no"`), beside which the server writes `selected` (an
+    /// option) or `checked` (anything else) when that value was sent.
+    pub const CHOICE_SEPARATOR: &str = ":";
+    /// On the claim's and the change request's thank-you pages: where the reference of the request goes (the
+    /// server fills it in after a plain form post, `?reference=`; empty on a visit without one, so the element
+    /// holding it is best hidden when empty).
+    pub const REFERENCE: &str = "TRUCKINS_REFERENCE";
 }
 
 #[cfg(test)]
@@ -412,6 +547,45 @@ mod tests {
             );
         }
         assert!(!DETAILS.has_field(EMAIL.name));
+    }
+
+    #[test]
+    fn a_forms_field_names_are_distinct() {
+        for form in FORMS.into_iter().chain([&DETAILS, &OPT_OUT]) {
+            let mut names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
+            names.sort_unstable();
+            let count = names.len();
+            names.dedup();
+            assert_eq!(names.len(), count, "{} names a field twice", form.id);
+        }
+    }
+
+    #[test]
+    fn policy_numbers_are_letters_digits_and_the_insurers_separators() {
+        for number in [
+            "TX-CA-123456-01",
+            "01 APS 123456",
+            "CAP1234567/02",
+            "PHPK1234567.2",
+            "7",
+        ] {
+            assert!(is_policy_number(number), "{number}");
+        }
+        for not_one in ["", "ABC#123", "ABC_123", "PÓLIZA1", "123\n456"] {
+            assert!(!is_policy_number(not_one), "{not_one:?}");
+        }
+        assert_eq!(POLICY_NUMBER.pattern, Some("[A-Za-z0-9 \\-\\/\\.]+"));
+    }
+
+    #[test]
+    fn the_service_forms_require_the_phone_the_lead_forms_do_not() {
+        assert_eq!(SERVICE_PHONE.name, PHONE.name);
+        const { assert!(SERVICE_PHONE.required && !PHONE.required) };
+        assert_eq!(SERVICE_PHONE.invalid, PHONE.invalid);
+        for form in [&CLAIM, &CHANGE] {
+            let phone = form.fields.iter().find(|field| field.name == "phone");
+            assert!(phone.is_some_and(|field| field.required), "{}", form.id);
+        }
     }
 
     #[test]

@@ -181,6 +181,17 @@ const table: Record<string, string> = {
   "{product} insurance": "Seguro de {product}",
   "{product} Questions": "Preguntas sobre {product}",
   "{state} License {number}": "Licencia de {state} {number}",
+
+  // The clients' pages (issue 28).
+  "Report a Claim": "Reportar un siniestro",
+  "Policy Change": "Cambio de póliza",
+  "Report online to {insurer}": "Reportar en línea a {insurer}",
+  "Your reference:": "Su número de referencia:",
+  "Had an accident?": "¿Tuvo un accidente?",
+  "Report a claim": "Reporte un siniestro",
+  ". A truck, trailer or driver to add or remove?": ". ¿Un camión, tráiler o chofer que agregar o quitar?",
+  "Request a policy change": "Solicite un cambio de póliza",
+  "A load waiting on the change? Call us:": "¿Hay una carga esperando el cambio? Llámenos:",
 };
 
 export const { t, missingTexts } = translator(table, 'web/src/i18n/es/pages.ts');

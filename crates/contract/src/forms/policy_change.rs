@@ -1,0 +1,771 @@
+//! The policy change request (issue 28), on `/policy-change`: which change (a vehicle, a trailer or a driver added
+//! or removed, a new address, a new lienholder or loss payee, something else), the facts the agency needs for that
+//! change, the date it should take effect, and who asks. A request, not a change: nothing is in force until the
+//! agency confirms it ([`NOT_IN_FORCE_UNTIL_CONFIRMED`]).
+//!
+//! Every kind has its own fields ([`CHANGE_KINDS`]). They have their own names, so a page without JavaScript can
+//! show every section at once; the server reads only the chosen kind's fields and drops the others, so that a
+//! section filled in before the person changed their mind is not sent on as part of the request.
+//!
+//! A driver's license number is never asked: a web form, the e-mails it sends and the exports are the wrong places
+//! for it. With a name it is what identity thieves look for; state data-breach laws count the two together as
+//! personal information whose loss must be notified, and California's privacy law counts the number as sensitive
+//! personal information. The page says the agency will ask for it by phone ([`LICENSE_NUMBER_BY_PHONE`]).
+
+use super::calendar::CalendarDate;
+use super::{Field, Limit};
+
+/// What kind of change; one of [`CHANGE_KINDS`]' values.
+pub const CHANGE_KIND: Field = Field {
+    required: true,
+    missing: Some("Please choose the change you need"),
+    invalid: Some("Please choose the change you need from the list"),
+    ..Field::text("change_kind")
+};
+
+/// The day the change should take effect, YYYY-MM-DD, today or later in the agency's time ([`effective_date_ok`]).
+pub const EFFECTIVE_DATE: Field = Field {
+    required: true,
+    missing: Some("Please enter the date the change should take effect"),
+    invalid: Some("Please enter the effective date as a valid date"),
+    refused: Some("The effective date cannot be in the past"),
+    ..Field::text("effective_date")
+};
+
+/// Whether a change may take effect on `requested`, given the agency's `today`: an insurer backdates nothing a
+/// web form asks for; a change for a day already past needs a person on the phone.
+pub fn effective_date_ok(requested: CalendarDate, today: CalendarDate) -> bool {
+    requested >= today
+}
+
+// A vehicle (power unit) added or removed.
+
+pub const VEHICLE_YEAR: Field = Field {
+    missing: Some("Please enter the vehicle's model year"),
+    invalid: Some("Please enter the model year as 4 digits, such as 2021"),
+    range: Some((OLDEST_MODEL_YEAR, NEWEST_MODEL_YEAR_ACCEPTED_BY_THE_BROWSER)),
+    out_of_range: Some("The model year must be from 1900 to next year"),
+    ..Field::text("vehicle_year")
+};
+
+pub const VEHICLE_MAKE: Field = Field {
+    missing: Some("Please enter the vehicle's make, such as Freightliner"),
+    max: Some(Limit {
+        chars: 50,
+        message: "Make must be less than 50 characters",
+    }),
+    ..Field::text("vehicle_make")
+};
+
+pub const VEHICLE_MODEL: Field = Field {
+    missing: Some("Please enter the vehicle's model, such as Cascadia"),
+    max: Some(Limit {
+        chars: 50,
+        message: "Model must be less than 50 characters",
+    }),
+    ..Field::text("vehicle_model")
+};
+
+/// A 17-character VIN (ISO 3779, the US form since model year 1981) with its check digit right
+/// ([`is_vin`], [`vin_check_digit_ok`]). Any case is read, stored upper case.
+pub const VIN: Field = Field {
+    missing: Some("Please enter the vehicle's 17-character VIN"),
+    max: Some(Limit {
+        chars: VIN_LENGTH,
+        message: "A VIN is 17 letters and digits, without I, O or Q",
+    }),
+    invalid: Some("A VIN is 17 letters and digits, without I, O or Q"),
+    refused: Some(WRONG_CHECK_DIGIT),
+    pattern: Some("[A-HJ-NPR-Za-hj-npr-z0-9]{17}"),
+    ..Field::text("vin")
+};
+
+/// Whole dollars: what the unit would be insured for under physical damage.
+pub const STATED_VALUE: Field = Field {
+    missing: Some("Please enter the vehicle's stated value in dollars"),
+    invalid: Some("Stated value must be a whole number of dollars, such as 85000"),
+    range: Some((100, 5_000_000)),
+    out_of_range: Some("Stated value must be from $100 to $5,000,000"),
+    ..Field::text("stated_value")
+};
+
+/// Where the vehicle is kept overnight: it decides the rate. Five digits, or ZIP+4.
+pub const GARAGING_ZIP: Field = Field {
+    missing: Some("Please enter the ZIP code where the vehicle is kept"),
+    max: Some(Limit {
+        chars: 10,
+        message: "Please enter a US ZIP code, such as 75201",
+    }),
+    invalid: Some("Please enter a US ZIP code, such as 75201"),
+    pattern: Some("[0-9]{5}(-[0-9]{4})?"),
+    ..Field::text("garaging_zip")
+};
+
+/// Whether `value` is a US ZIP code by [`GARAGING_ZIP`]'s pattern.
+pub fn is_zip_code(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let five = |part: &[u8]| part.iter().all(u8::is_ascii_digit);
+    match bytes.len() {
+        5 => five(bytes),
+        10 => five(&bytes[..5]) && bytes[5] == b'-' && five(&bytes[6..]),
+        _ => false,
+    }
+}
+
+// A trailer added or removed.
+
+pub const TRAILER_YEAR: Field = Field {
+    missing: Some("Please enter the trailer's model year"),
+    ..VEHICLE_YEAR.named("trailer_year")
+};
+
+pub const TRAILER_MAKE: Field = Field {
+    missing: Some("Please enter the trailer's make, such as Great Dane"),
+    max: Some(Limit {
+        chars: 50,
+        message: "Trailer make must be less than 50 characters",
+    }),
+    ..Field::text("trailer_make")
+};
+
+/// A trailer's VIN, or the serial number of one built before VINs had 17 characters (1981): a value of 17
+/// characters is a VIN, held to the check digit like a truck's, because trailers made for the US market since then
+/// carry one; a shorter one is a serial number ([`is_trailer_vin_or_serial`]).
+pub const TRAILER_VIN: Field = Field {
+    missing: Some("Please enter the trailer's VIN or serial number"),
+    max: Some(Limit {
+        chars: TRAILER_SERIAL_MAX,
+        message: TRAILER_VIN_INVALID,
+    }),
+    invalid: Some(TRAILER_VIN_INVALID),
+    refused: Some(WRONG_CHECK_DIGIT),
+    pattern: Some("[A-Za-z0-9]{1,25}"),
+    ..Field::text("trailer_vin")
+};
+
+const TRAILER_VIN_INVALID: &str = "Please enter the trailer's 17-character VIN (no I, O or Q), or for an older trailer its serial number";
+
+/// The longest serial number read: longer than any VIN, for the manufacturers' own older numbering.
+const TRAILER_SERIAL_MAX: usize = 25;
+
+pub const TRAILER_STATED_VALUE: Field = Field {
+    invalid: Some("Trailer stated value must be a whole number of dollars, such as 35000"),
+    out_of_range: Some("Trailer stated value must be from $100 to $5,000,000"),
+    ..STATED_VALUE.named("trailer_stated_value")
+};
+
+// A driver added or removed.
+
+pub const DRIVER_NAME: Field = Field {
+    missing: Some("Please enter the driver's full name"),
+    min: Some(Limit {
+        chars: 2,
+        message: "Driver name must be at least 2 characters",
+    }),
+    max: Some(Limit {
+        chars: 100,
+        message: "Driver name must be less than 100 characters",
+    }),
+    invalid: Some("Driver name can only contain letters, spaces, hyphens, and apostrophes"),
+    ..Field::text("driver_name")
+};
+
+pub const DRIVER_DATE_OF_BIRTH: Field = Field {
+    missing: Some("Please enter the driver's date of birth"),
+    invalid: Some("Please enter the driver's date of birth as a valid date"),
+    refused: Some("The driver must be 18 to 100 years old: please check the date of birth"),
+    ..Field::text("driver_date_of_birth")
+};
+
+/// The youngest a commercial driver can be: 18 for a CDL within one state (21 across state lines, which is the
+/// insurer's question, not the form's).
+pub const YOUNGEST_DRIVER_AGE: i32 = 18;
+/// Past this, a date of birth is a typing mistake (a year of 1926 for 1962).
+pub const OLDEST_DRIVER_AGE: i32 = 100;
+
+/// Whether a driver born on `born` is [`YOUNGEST_DRIVER_AGE`] to [`OLDEST_DRIVER_AGE`] years old on `today`. A
+/// driver born on 29 February comes of age on 1 March in a year without one: the later of the two ways states
+/// count it, so the form never takes a driver some state would call too young.
+pub fn driver_age_ok(born: CalendarDate, today: CalendarDate) -> bool {
+    let youngest = today.years_earlier(YOUNGEST_DRIVER_AGE);
+    let oldest = today.years_earlier(OLDEST_DRIVER_AGE + 1);
+    youngest.is_some_and(|latest_birthday| born <= latest_birthday)
+        && oldest.is_none_or(|too_early| born > too_early)
+}
+
+/// The state that issued the license, a US state or DC by its postal code.
+pub const LICENSE_STATE: Field = Field {
+    missing: Some("Please choose the state that issued the driver's license"),
+    invalid: Some("Please choose a US state by its two-letter code, such as TX"),
+    pattern: Some("[A-Za-z]{2}"),
+    ..Field::text("license_state")
+};
+
+/// One of [`LICENSE_CLASS_CHOICES`].
+pub const LICENSE_CLASS: Field = Field {
+    missing: Some("Please choose the driver's license class"),
+    invalid: Some("Please choose license class A, B or C"),
+    ..Field::text("license_class")
+};
+
+/// The commercial license classes, as every state names them.
+pub const LICENSE_CLASS_CHOICES: [(&str, &str); 3] =
+    [("A", "Class A"), ("B", "Class B"), ("C", "Class C")];
+
+/// Any valid date, also a future one: a driver is often added before the first day.
+pub const HIRE_DATE: Field = Field {
+    missing: Some("Please enter the driver's hire date"),
+    invalid: Some("Please enter the hire date as a valid date"),
+    ..Field::text("hire_date")
+};
+
+// A new address, lienholder or loss payee.
+
+/// The new mailing or garaging address, on lines as on an envelope.
+pub const NEW_ADDRESS: Field = Field {
+    min: Some(Limit {
+        chars: 10,
+        message: "Please enter the full new address",
+    }),
+    max: Some(Limit {
+        chars: 500,
+        message: "New address must be less than 500 characters",
+    }),
+    ..Field::text("new_address")
+};
+
+pub const LIENHOLDER_NAME: Field = Field {
+    min: Some(Limit {
+        chars: 2,
+        message: "Lienholder or loss payee name must be at least 2 characters",
+    }),
+    max: Some(Limit {
+        chars: 200,
+        message: "Lienholder or loss payee name must be less than 200 characters",
+    }),
+    ..Field::text("lienholder_name")
+};
+
+pub const LIENHOLDER_ADDRESS: Field = Field {
+    min: Some(Limit {
+        chars: 10,
+        message: "Please enter the lienholder's or loss payee's full mailing address",
+    }),
+    max: Some(Limit {
+        chars: 500,
+        message: "Lienholder address must be less than 500 characters",
+    }),
+    ..Field::text("lienholder_address")
+};
+
+/// Which unit the lienholder or loss payee is for (unit number or VIN, free text); empty is every unit, or the
+/// agency asks.
+pub const LIENHOLDER_VEHICLE: Field = Field {
+    max: Some(Limit {
+        chars: 200,
+        message: "Vehicle or trailer must be less than 200 characters",
+    }),
+    ..Field::text("lienholder_vehicle")
+};
+
+/// What the change is, in the person's words: required for "something else", optional beside the other kinds.
+/// When given, it is held to the same 10 characters either way (one rule, one message).
+pub const CHANGE_DETAILS: Field = Field {
+    min: Some(Limit {
+        chars: 10,
+        message: "Please describe the change in at least 10 characters",
+    }),
+    max: Some(Limit {
+        chars: 2000,
+        message: "Details must be less than 2000 characters",
+    }),
+    ..Field::text("change_details")
+};
+
+/// One kind of change: its value (`change_kind`), its label, and its own fields, those it requires and those it
+/// takes if given. The form's other fields are the same for every kind.
+#[derive(Debug)]
+pub struct ChangeKind {
+    pub value: &'static str,
+    pub label: &'static str,
+    pub required: &'static [Field],
+    pub optional: &'static [Field],
+}
+
+impl ChangeKind {
+    /// The kind named `value`.
+    pub fn find(value: &str) -> Option<&'static ChangeKind> {
+        CHANGE_KINDS.iter().find(|kind| kind.value == value)
+    }
+
+    /// Whether `name` is one of this kind's fields.
+    pub fn has_field(&self, name: &str) -> bool {
+        self.required
+            .iter()
+            .chain(self.optional)
+            .any(|field| field.name == name)
+    }
+}
+
+/// The kinds of change, in the form's order. Removing a unit asks for what identifies it on the insurer's schedule
+/// (the VIN, or the trailer's VIN or serial; a driver's name), the rest is optional help.
+pub const CHANGE_KINDS: [ChangeKind; 9] = [
+    ChangeKind {
+        value: "add_vehicle",
+        label: "Add a vehicle",
+        required: &[
+            VEHICLE_YEAR,
+            VEHICLE_MAKE,
+            VEHICLE_MODEL,
+            VIN,
+            STATED_VALUE,
+            GARAGING_ZIP,
+        ],
+        optional: &[CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "remove_vehicle",
+        label: "Remove a vehicle",
+        required: &[VIN],
+        optional: &[VEHICLE_YEAR, VEHICLE_MAKE, VEHICLE_MODEL, CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "add_trailer",
+        label: "Add a trailer",
+        required: &[TRAILER_YEAR, TRAILER_MAKE, TRAILER_VIN],
+        optional: &[TRAILER_STATED_VALUE, CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "remove_trailer",
+        label: "Remove a trailer",
+        required: &[TRAILER_VIN],
+        optional: &[TRAILER_YEAR, TRAILER_MAKE, CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "add_driver",
+        label: "Add a driver",
+        required: &[
+            DRIVER_NAME,
+            DRIVER_DATE_OF_BIRTH,
+            LICENSE_STATE,
+            LICENSE_CLASS,
+            HIRE_DATE,
+        ],
+        optional: &[CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "remove_driver",
+        label: "Remove a driver",
+        required: &[DRIVER_NAME],
+        optional: &[DRIVER_DATE_OF_BIRTH, CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "change_address",
+        label: "Change the mailing or garaging address",
+        required: &[NEW_ADDRESS],
+        optional: &[CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "change_lienholder",
+        label: "Change the lienholder or loss payee",
+        required: &[LIENHOLDER_NAME, LIENHOLDER_ADDRESS],
+        optional: &[LIENHOLDER_VEHICLE, CHANGE_DETAILS],
+    },
+    ChangeKind {
+        value: "other",
+        label: "Something else",
+        required: &[CHANGE_DETAILS],
+        optional: &[],
+    },
+];
+
+/// Said on the page, in the thank-you and in the confirmation e-mail, word for word.
+pub const NOT_IN_FORCE_UNTIL_CONFIRMED: &str = "No change is in force until we confirm it to you.";
+
+/// Said on the page beside the driver's fields: why there is no license number field.
+pub const LICENSE_NUMBER_BY_PHONE: &str = "For your driver's safety, we never ask for a license number online: we will ask for it by phone.";
+
+// VINs (ISO 3779, with the North American check digit of 49 CFR 565).
+
+/// A VIN's length since model year 1981.
+pub const VIN_LENGTH: usize = 17;
+
+const WRONG_CHECK_DIGIT: &str = "This VIN's check digit (the 9th character) does not match the others: please check each character";
+
+/// The year of the first model year accepted.
+const OLDEST_MODEL_YEAR: i64 = 1900;
+/// What the browser's `max` says; the server's limit is next year ([`model_year_ok`]), which a static page
+/// cannot know.
+const NEWEST_MODEL_YEAR_ACCEPTED_BY_THE_BROWSER: i64 = 2100;
+
+/// Whether a model `year` can be on a vehicle on `today`: from 1900 to next year (a model year is sold from the
+/// summer before it).
+pub fn model_year_ok(year: i64, today: CalendarDate) -> bool {
+    (OLDEST_MODEL_YEAR..=i64::from(today.year()) + 1).contains(&year)
+}
+
+/// Whether `vin` has a VIN's shape: 17 letters and digits, without I, O or Q (which would read as 1 and 0). Any
+/// case. The check digit is [`vin_check_digit_ok`]'s.
+pub fn is_vin(vin: &str) -> bool {
+    vin.len() == VIN_LENGTH && vin.chars().all(|c| vin_value(c).is_some())
+}
+
+/// Whether the 9th character of a VIN-shaped `vin` is its check digit: each character's value (a digit its own,
+/// a letter its transliteration) times its position's weight, summed, modulo 11, with 10 written `X`. `false`
+/// for anything not shaped like a VIN.
+pub fn vin_check_digit_ok(vin: &str) -> bool {
+    if !is_vin(vin) {
+        return false;
+    }
+    let sum: u32 = vin
+        .chars()
+        .zip(VIN_WEIGHTS)
+        .map(|(c, weight)| vin_value(c).unwrap_or(0) * weight)
+        .sum();
+    let expected = match sum % 11 {
+        10 => 'X',
+        digit => char::from_digit(digit, 10).unwrap_or('?'),
+    };
+    vin.chars().nth(8).map(|c| c.to_ascii_uppercase()) == Some(expected)
+}
+
+/// Whether `value` is a trailer's VIN or serial number by [`TRAILER_VIN`]'s rule: 17 characters are a VIN, held
+/// to its shape and check digit; 1 to 16 or 18 to 25 letters and digits are an older serial number.
+pub fn is_trailer_vin_or_serial(value: &str) -> bool {
+    if value.len() == VIN_LENGTH {
+        return vin_check_digit_ok(value);
+    }
+    (1..=TRAILER_SERIAL_MAX).contains(&value.len())
+        && value.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// Each position's weight in the check digit's sum; the check digit's own position weighs nothing.
+const VIN_WEIGHTS: [u32; VIN_LENGTH] = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+
+/// A VIN character's value: a digit its own, a letter its transliteration (A-H 1-8, J-N 1-5, P 7, R 9, S-Z 2-9:
+/// the letters' order, skipping I, O and Q, wrapping at 9). `None` for I, O, Q and anything else.
+fn vin_value(c: char) -> Option<u32> {
+    let value = match c.to_ascii_uppercase() {
+        digit @ '0'..='9' => digit as u32 - '0' as u32,
+        letter @ 'A'..='H' => letter as u32 - 'A' as u32 + 1,
+        letter @ 'J'..='N' => letter as u32 - 'J' as u32 + 1,
+        'P' => 7,
+        'R' => 9,
+        letter @ 'S'..='Z' => letter as u32 - 'S' as u32 + 2,
+        _ => return None,
+    };
+    Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forms::{CHANGE, FORMS};
+
+    fn date(text: &str) -> CalendarDate {
+        CalendarDate::parse(text).expect(text)
+    }
+
+    /// Real-format VINs whose check digits were computed for these tests (the first is the standard's worked
+    /// example, whose check digit is X).
+    const VALID_VINS: [&str; 6] = [
+        "1M8GDM9AXKP042788",
+        "1HGCM82633A004352",
+        "1FUJGLDR3CLBP8834",
+        "1XPBDP9X4GD312345",
+        "3AKJHHDR4LSLA4321",
+        "1UYVS2539EM123456",
+    ];
+
+    #[test]
+    fn valid_vins_pass_in_any_case() {
+        for vin in VALID_VINS {
+            assert!(vin_check_digit_ok(vin), "{vin}");
+            assert!(vin_check_digit_ok(&vin.to_ascii_lowercase()), "{vin}");
+            assert!(is_trailer_vin_or_serial(vin), "{vin}");
+        }
+    }
+
+    #[test]
+    fn a_wrong_check_digit_is_refused_with_its_own_message() {
+        for vin in VALID_VINS {
+            for wrong in "0123456789X"
+                .chars()
+                .filter(|c| Some(*c) != vin.chars().nth(8))
+            {
+                let mut altered: Vec<char> = vin.chars().collect();
+                altered[8] = wrong;
+                let altered: String = altered.into_iter().collect();
+                assert!(is_vin(&altered), "{altered} keeps the shape");
+                assert!(!vin_check_digit_ok(&altered), "{altered}");
+            }
+        }
+        // One character mistyped elsewhere changes the sum.
+        assert!(!vin_check_digit_ok("1M8GDM9AXKP042789"));
+        assert_eq!(
+            VIN.refused_message(),
+            "This VIN's check digit (the 9th character) does not match the others: please check each character"
+        );
+        assert_ne!(VIN.refused, VIN.invalid);
+    }
+
+    #[test]
+    fn i_o_and_q_are_not_vin_characters() {
+        for letter in ['I', 'O', 'Q', 'i', 'o', 'q'] {
+            let vin: String = "1M8GDM9AXKP042788"
+                .chars()
+                .enumerate()
+                .map(|(at, c)| if at == 5 { letter } else { c })
+                .collect();
+            assert!(!is_vin(&vin), "{vin}");
+            assert!(!vin_check_digit_ok(&vin), "{vin}");
+            assert!(!is_trailer_vin_or_serial(&vin), "{vin}");
+        }
+    }
+
+    #[test]
+    fn only_seventeen_letters_and_digits_are_a_vin() {
+        for not_a_vin in [
+            "",
+            "1M8GDM9AXKP04278",
+            "1M8GDM9AXKP0427888",
+            "1M8GDM9AXKP04278 ",
+            "1M8GDM9AXKP-42788",
+            "1M8GDM9ÁXKP04278",
+        ] {
+            assert!(!is_vin(not_a_vin), "{not_a_vin:?}");
+            assert!(!vin_check_digit_ok(not_a_vin), "{not_a_vin:?}");
+        }
+    }
+
+    #[test]
+    fn the_transliteration_is_the_standards_table() {
+        let table = [
+            ('A', 1),
+            ('B', 2),
+            ('C', 3),
+            ('D', 4),
+            ('E', 5),
+            ('F', 6),
+            ('G', 7),
+            ('H', 8),
+            ('J', 1),
+            ('K', 2),
+            ('L', 3),
+            ('M', 4),
+            ('N', 5),
+            ('P', 7),
+            ('R', 9),
+            ('S', 2),
+            ('T', 3),
+            ('U', 4),
+            ('V', 5),
+            ('W', 6),
+            ('X', 7),
+            ('Y', 8),
+            ('Z', 9),
+        ];
+        for (letter, value) in table {
+            assert_eq!(vin_value(letter), Some(value), "{letter}");
+        }
+        assert_eq!(vin_value('7'), Some(7));
+        assert_eq!(VIN_WEIGHTS.iter().sum::<u32>(), 89);
+        assert_eq!(VIN_WEIGHTS[8], 0, "the check digit does not weigh itself");
+    }
+
+    #[test]
+    fn a_trailer_takes_a_checked_vin_or_an_older_serial_number() {
+        assert!(is_trailer_vin_or_serial("1JJV532D5JL765432"));
+        assert!(
+            !is_trailer_vin_or_serial("1JJV532D6JL765432"),
+            "17 characters are held to the check digit"
+        );
+        for serial in ["7", "T12345", "GD7704", "ABCDEFGHIJKLMNOPQRSTUVWXY"] {
+            assert!(is_trailer_vin_or_serial(serial), "{serial}");
+        }
+        for not_one in ["", "AB-1234", "AB 1234", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"] {
+            assert!(!is_trailer_vin_or_serial(not_one), "{not_one:?}");
+        }
+    }
+
+    #[test]
+    fn an_effective_date_in_the_past_is_refused_with_its_own_message() {
+        let today = date("2026-03-02");
+        assert!(effective_date_ok(date("2026-03-02"), today));
+        assert!(effective_date_ok(date("2026-04-01"), today));
+        assert!(!effective_date_ok(date("2026-03-01"), today));
+        assert!(!effective_date_ok(date("2025-12-31"), today));
+        assert_eq!(
+            EFFECTIVE_DATE.refused_message(),
+            "The effective date cannot be in the past"
+        );
+        assert_ne!(EFFECTIVE_DATE.refused, EFFECTIVE_DATE.invalid);
+    }
+
+    #[test]
+    fn model_years_run_from_1900_to_next_year() {
+        let today = date("2026-03-02");
+        for year in [1900, 1995, 2026, 2027] {
+            assert!(model_year_ok(year, today), "{year}");
+        }
+        for year in [1899, 2028, 0, -2026] {
+            assert!(!model_year_ok(year, today), "{year}");
+        }
+        assert_eq!(TRAILER_YEAR.range, VEHICLE_YEAR.range);
+        assert_eq!(TRAILER_YEAR.name, "trailer_year");
+    }
+
+    #[test]
+    fn drivers_are_18_to_100() {
+        let today = date("2026-03-02");
+        assert!(driver_age_ok(date("2008-03-02"), today), "18 today");
+        assert!(!driver_age_ok(date("2008-03-03"), today), "18 tomorrow");
+        assert!(driver_age_ok(date("1962-07-15"), today));
+        assert!(
+            driver_age_ok(date("1925-03-03"), today),
+            "100 until tomorrow"
+        );
+        assert!(!driver_age_ok(date("1925-03-02"), today), "101 today");
+        assert!(!driver_age_ok(date("2030-01-01"), today));
+        // Born on 29 February: 18 on 1 March of a year without one, the day every way of counting agrees on.
+        assert!(driver_age_ok(date("2008-02-29"), date("2026-03-01")));
+        assert!(!driver_age_ok(date("2008-02-29"), date("2026-02-28")));
+    }
+
+    #[test]
+    fn zip_codes_are_five_digits_or_zip_plus_four() {
+        for zip in ["75201", "00501", "75201-1234"] {
+            assert!(is_zip_code(zip), "{zip}");
+        }
+        for not_zip in [
+            "",
+            "7520",
+            "752011",
+            "75201-123",
+            "75201 1234",
+            "7520A",
+            "75201-",
+        ] {
+            assert!(!is_zip_code(not_zip), "{not_zip:?}");
+        }
+    }
+
+    #[test]
+    fn every_kind_names_distinct_fields_of_the_form_and_a_missing_message_for_each_required_one() {
+        let mut values = Vec::new();
+        for kind in &CHANGE_KINDS {
+            assert!(!values.contains(&kind.value), "{} twice", kind.value);
+            values.push(kind.value);
+            assert_eq!(
+                ChangeKind::find(kind.value).map(|k| k.value),
+                Some(kind.value)
+            );
+            assert!(!kind.required.is_empty(), "{} asks nothing", kind.value);
+            for field in kind.required.iter().chain(kind.optional) {
+                assert!(
+                    CHANGE.has_field(field.name),
+                    "{}.{}",
+                    kind.value,
+                    field.name
+                );
+                assert!(
+                    !field.required,
+                    "{} is required only by its kinds",
+                    field.name
+                );
+                assert!(kind.has_field(field.name));
+            }
+            for field in kind.required {
+                assert!(
+                    field.missing.is_some() || field.min.is_some(),
+                    "{}.{} has no message for empty",
+                    kind.value,
+                    field.name
+                );
+                assert!(!kind.optional.iter().any(|o| o.name == field.name));
+            }
+        }
+        assert_eq!(ChangeKind::find("add_truck").map(|k| k.value), None);
+        // Every kind's field belongs to some kind: nothing on the form that no kind reads.
+        let common = [
+            "name",
+            "insured_name",
+            "phone",
+            "email",
+            "policy_number",
+            "change_kind",
+            "effective_date",
+        ];
+        for field in CHANGE.fields {
+            assert!(
+                common.contains(&field.name)
+                    || CHANGE_KINDS.iter().any(|kind| kind.has_field(field.name)),
+                "{} is read by no kind",
+                field.name
+            );
+            assert_eq!(
+                field.required,
+                common.contains(&field.name) && field.name != "policy_number"
+            );
+        }
+    }
+
+    #[test]
+    fn the_kinds_ask_what_the_issue_lists() {
+        let names = |value: &str| -> Vec<&str> {
+            ChangeKind::find(value)
+                .map(|k| k.required.iter().map(|f| f.name).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            names("add_vehicle"),
+            [
+                "vehicle_year",
+                "vehicle_make",
+                "vehicle_model",
+                "vin",
+                "stated_value",
+                "garaging_zip"
+            ]
+        );
+        assert_eq!(
+            names("add_driver"),
+            [
+                "driver_name",
+                "driver_date_of_birth",
+                "license_state",
+                "license_class",
+                "hire_date"
+            ]
+        );
+        assert_eq!(names("other"), ["change_details"]);
+    }
+
+    #[test]
+    fn no_field_asks_for_a_license_number() {
+        for field in CHANGE.fields {
+            let name = field.name;
+            assert!(
+                !(name.contains("license") || name.contains("licence"))
+                    || name == "license_state"
+                    || name == "license_class",
+                "{name}"
+            );
+            assert!(
+                !name.contains("number") || name == "policy_number",
+                "{name}"
+            );
+            assert!(!name.contains("dl_") && !name.contains("cdl"), "{name}");
+        }
+        assert!(FORMS.iter().any(|form| form.id == "change"));
+    }
+
+    #[test]
+    fn license_classes_are_a_b_and_c() {
+        let values: Vec<&str> = LICENSE_CLASS_CHOICES
+            .iter()
+            .map(|(value, _)| *value)
+            .collect();
+        assert_eq!(values, ["A", "B", "C"]);
+    }
+}
