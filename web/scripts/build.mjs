@@ -27,6 +27,28 @@ const serverDir = join(workDir, 'server');
 const started = Date.now();
 const step = (what) => console.log(`[web] ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
+// 0. The test command builds twice at once (the tests' debug build and the release build), from the same inputs:
+// the first to take the lock builds, and the other copies its site. The key is every input: the content documents,
+// the web app's files (not its packages' or tests') and the content's images; the builds' output is the same for the
+// same inputs. Entries live in node_modules/.cache (git-ignored, per clone); the three newest are kept.
+const siteCacheDir = join(webDir, 'node_modules/.cache/truckins-site');
+mkdirSync(siteCacheDir, { recursive: true });
+const siteKey = inputsKey();
+const siteLockFile = join(siteCacheDir, '.lock');
+const siteLocked = await takeLock(siteLockFile);
+const siteEntry = join(siteCacheDir, siteKey);
+if (existsSync(join(siteEntry, 'style-hash.txt'))) {
+  rmSync(siteDir, { recursive: true, force: true });
+  cpSync(join(siteEntry, 'site'), siteDir, { recursive: true });
+  mkdirSync(dirname(styleHashFile), { recursive: true });
+  writeFileSync(styleHashFile, readFileSync(join(siteEntry, 'style-hash.txt')));
+  const now = new Date();
+  utimesSync(siteEntry, now, now);
+  if (siteLocked) rmSync(siteLockFile, { force: true });
+  step(`the site of a build before from the same inputs (${siteKey.slice(0, 12)}) copied into ${relative(webDir, siteDir)}`);
+  process.exit(0);
+}
+
 // 1. A type error fails the build.
 try {
   execFileSync(process.execPath, [join(webDir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
@@ -187,6 +209,38 @@ for (const name of readdirSync(cacheDir)) {
 }
 step(`compressed ${(plain / 1024).toFixed(0)} kB of text to ${(brotli / 1024).toFixed(0)} kB (brotli; ${reused} files unchanged since a build before) into ${relative(webDir, siteDir)}`);
 
+// The site kept for the next build from the same inputs: written whole under another name, then renamed.
+const partialEntry = `${siteEntry}.${process.pid}`;
+rmSync(partialEntry, { recursive: true, force: true });
+cpSync(siteDir, join(partialEntry, 'site'), { recursive: true });
+writeFileSync(join(partialEntry, 'style-hash.txt'), styleHash);
+rmSync(siteEntry, { recursive: true, force: true });
+renameSync(partialEntry, siteEntry);
+const older = readdirSync(siteCacheDir)
+  .filter((name) => /^[0-9a-f]{64}$/.test(name))
+  .map((name) => ({ name, at: statSync(join(siteCacheDir, name)).mtimeMs }))
+  .sort((a, b) => b.at - a.at)
+  .slice(3);
+for (const { name } of older) rmSync(join(siteCacheDir, name), { recursive: true, force: true });
+if (siteLocked) rmSync(siteLockFile, { force: true });
+
+/** The SHA-256 of everything the site is built from: this script's environment's content documents, every file of
+ * the web app but its packages, tests and outputs, and the content's images (paths and bytes, in a fixed order). */
+function inputsKey() {
+  const hash = createHash('sha256').update(`node ${process.version}\n`);
+  for (const variable of ['TRUCKINS_BUILD_CONTENT', 'TRUCKINS_BUILD_CONTENT_ES']) {
+    const file = process.env[variable];
+    hash.update(`${variable}\n`).update(file && existsSync(file) ? readFileSync(file) : '');
+  }
+  const skipped = new Set(['node_modules', 'dist', 'e2e', 'test-results', 'playwright-report']);
+  const inputs = [
+    ...[...walk(webDir, skipped)].map((file) => ({ file, name: relative(webDir, file) })),
+    ...[...walk(join(webDir, '../content/images'))].map((file) => ({ file, name: `content/images/${relative(join(webDir, '../content/images'), file)}` })),
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { file, name } of inputs) hash.update(`\n${name}\n`).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
 /** Takes the cache's lock (a file holding the holder's process id); false after 10 minutes without it. */
 async function takeLock(file) {
   const started = Date.now();
@@ -223,10 +277,11 @@ function isAlive(pid) {
   }
 }
 
-function* walk(dir) {
+function* walk(dir, skipped = new Set()) {
   for (const name of readdirSync(dir)) {
+    if (skipped.has(name)) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
+    if (statSync(path).isDirectory()) yield* walk(path, skipped);
     else yield path;
   }
 }
