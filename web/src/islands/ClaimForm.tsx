@@ -5,7 +5,7 @@
 import { claimChoices, claimForm, type ClaimField } from '@contract';
 import { t } from '@i18n/islands';
 import { useState } from 'react';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput, RadioGroup } from '../ui/Field';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, RadioGroup } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
@@ -49,27 +49,18 @@ export default function ClaimForm({ insurers, received: copy, template = false }
     },
   });
 
-  const text = (name: ClaimField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email' } = {}) => {
-    const rule = rules[name];
-    return (
-      <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>
-        <input
-          id={id(name)}
-          name={name}
-          type={extra.type ?? 'text'}
-          autoComplete={extra.autoComplete ?? 'off'}
-          inputMode={extra.inputMode}
-          required={rule.required}
-          minLength={rule.minLength}
-          maxLength={rule.maxLength}
-          pattern={rule.pattern}
-          defaultValue={value(name)}
-          className={inputClass}
-          {...describedBy(id(name), { hint: Boolean(extra.hint), error: errors[name] })}
-        />
-      </Field>
-    );
-  };
+  const text = (name: ClaimField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email' } = {}) => (
+    <RuleInput
+      id={id(name)}
+      name={name}
+      label={label}
+      rule={rules[name]}
+      defaultValue={value(name)}
+      error={error(name)}
+      invalid={errors[name]}
+      {...extra}
+    />
+  );
 
   const textarea = (name: ClaimField, label: string, rows: number, extra: { optional?: boolean; hint?: string } = {}) => (
     <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>

@@ -3,7 +3,7 @@
 // plain form post. Rendered with `template` it becomes the no-JavaScript correction page's form.
 import { coiForm, type CoiField } from '@contract';
 import { t } from '@i18n/islands';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, type InputRule } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
@@ -30,27 +30,18 @@ export default function CoiForm({ template = false }: CoiFormProps) {
     },
   });
 
-  const text = (name: CoiField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' } = {}) => {
-    const rule = rules[name] as { required: boolean; minLength?: number; maxLength?: number; pattern?: string };
-    return (
-      <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>
-        <input
-          id={id(name)}
-          name={name}
-          type={extra.type ?? 'text'}
-          autoComplete={extra.autoComplete ?? 'off'}
-          inputMode={extra.inputMode}
-          required={rule.required}
-          minLength={rule.minLength}
-          maxLength={rule.maxLength}
-          pattern={rule.pattern}
-          defaultValue={value(name)}
-          className={inputClass}
-          {...describedBy(id(name), { hint: Boolean(extra.hint), error: errors[name] })}
-        />
-      </Field>
-    );
-  };
+  const text = (name: CoiField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' } = {}) => (
+    <RuleInput
+      id={id(name)}
+      name={name}
+      label={label}
+      rule={rules[name] as InputRule}
+      defaultValue={value(name)}
+      error={error(name)}
+      invalid={errors[name]}
+      {...extra}
+    />
+  );
 
   const checkbox = (name: 'additional_insured' | 'waiver_of_subrogation', label: string, hint: string) => (
     <div className="flex gap-3">

@@ -7,7 +7,7 @@
 import { changeChoices, changeForm, changeKinds, changeMessages, type ChangeField, type ChangeKind } from '@contract';
 import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput, RadioGroup } from '../ui/Field';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, RadioGroup } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
@@ -156,28 +156,20 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
   const required = (name: string) => (kind ? requires(kind, name) : false);
   const optional = (name: string) => (kind ? !requires(kind, name) : !requiredBySome(name));
 
-  const input = (name: ChangeField, label: string, extra: { optional?: boolean; required?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email'; min?: string } = {}) => {
-    const rule = rules[name];
-    return (
-      <Field id={id(name)} label={label} optional={extra.optional ?? !rule.required} hint={extra.hint} error={error(name)}>
-        <input
-          id={id(name)}
-          name={name}
-          type={extra.type ?? 'text'}
-          autoComplete={extra.autoComplete ?? 'off'}
-          inputMode={extra.inputMode}
-          required={extra.required ?? rule.required}
-          minLength={rule.minLength}
-          maxLength={rule.maxLength}
-          pattern={rule.pattern}
-          min={extra.min}
-          defaultValue={value(name)}
-          className={inputClass}
-          {...describedBy(id(name), { hint: Boolean(extra.hint), error: errors[name] })}
-        />
-      </Field>
-    );
-  };
+  const input = (name: ChangeField, label: string, extra: { optional?: boolean; required?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email'; min?: string } = {}) => (
+    <RuleInput
+      id={id(name)}
+      name={name}
+      label={label}
+      rule={rules[name]}
+      defaultValue={value(name)}
+      error={error(name)}
+      invalid={errors[name]}
+      {...extra}
+      optional={extra.optional ?? !rules[name].required}
+      required={extra.required ?? rules[name].required}
+    />
+  );
 
   const textarea = (name: ChangeField, label: string, extra: { optional: boolean; required: boolean; hint?: string }) => (
     <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>

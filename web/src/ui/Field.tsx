@@ -1,6 +1,7 @@
 // A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
 // `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
-// Also the forms' honeypot field and the hidden field that says the page's language.
+// Also an input whose limits are its contract rule's, the forms' honeypot field and the hidden field that says the
+// page's language.
 import { honeypot, locale } from '@contract';
 import { t } from '@i18n/islands';
 import type { ReactNode } from 'react';
@@ -48,6 +49,68 @@ export function describedBy(id: string, { hint = false, error }: { hint?: boolea
     'aria-describedby': [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' '),
     'aria-invalid': error ? true : undefined,
   };
+}
+
+/** What the contract says of a text field, for the browser to check before sending (the server checks it again). */
+export interface InputRule {
+  required: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+/** A labelled one-line input whose limits are its contract rule's. `error` is what shows under it (in the
+ * no-JavaScript template, the server's marker); `invalid` is the error the browser has, which marks it invalid. */
+export function RuleInput({
+  id,
+  name,
+  label,
+  rule,
+  defaultValue,
+  error,
+  invalid,
+  optional,
+  hint,
+  type = 'text',
+  autoComplete = 'off',
+  inputMode,
+  required = rule.required,
+  min,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  rule: InputRule;
+  defaultValue?: string;
+  error?: string;
+  invalid?: string;
+  optional?: boolean;
+  hint?: string;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: 'numeric' | 'tel' | 'email';
+  required?: boolean;
+  min?: string;
+}) {
+  return (
+    <Field id={id} label={label} optional={optional} hint={hint} error={error}>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        required={required}
+        minLength={rule.minLength}
+        maxLength={rule.maxLength}
+        pattern={rule.pattern}
+        min={min}
+        defaultValue={defaultValue}
+        className={inputClass}
+        {...describedBy(id, { hint: Boolean(hint), error: invalid })}
+      />
+    </Field>
+  );
 }
 
 /** A field people never see (the contract's honeypot, `website`): programs that fill every field give themselves away. */
