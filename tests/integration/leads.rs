@@ -259,15 +259,21 @@ fn a_valid_quote_is_stored_with_every_field() {
         Some(CONSENT_VERSION.trim())
     );
     assert!(!CONSENT_VERSION.trim().is_empty());
-    // The stored words are the ones the form shows, from content/forms.toml.
-    let forms: toml::Table =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/forms.toml"))
+    // The stored words are the ones the form shows, from content/forms.toml, naming the agency by its legal name as
+    // content/facts.toml gives it (the consent is given to the company that will call).
+    let read = |file: &str| -> toml::Table {
+        std::fs::read_to_string(format!("{}/content/{file}", env!("CARGO_MANIFEST_DIR")))
             .unwrap()
             .parse()
-            .unwrap();
+            .unwrap()
+    };
+    let (forms, facts) = (read("forms.toml"), read("facts.toml"));
+    let legal_name = facts["legal_name"].as_str().unwrap();
+    let written = forms["consent_text"].as_str().unwrap();
+    assert!(written.contains("{legal_name}"), "{written}");
     assert_eq!(
         lead.consent_text.as_deref(),
-        forms["consent_text"].as_str().map(str::trim)
+        Some(written.replace("{legal_name}", legal_name).trim())
     );
     assert_eq!(
         lead.consent_version.as_deref(),

@@ -7,11 +7,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
 import { formHydrated, leadsFor, movableClock, pastTooFast, uniqueEmail } from './leads';
 
-/** content/es/forms.toml's consent text and version: what a Spanish quote must store. */
+/** content/es/forms.toml's consent text and version, the agency's legal name from content/facts.toml filled in:
+ * what a Spanish quote must store. */
 function spanishConsent(): { text: string; version: string } {
-  const toml = readFileSync(new URL('../../content/es/forms.toml', import.meta.url), 'utf8');
-  const value = (key: string) => JSON.parse(toml.match(new RegExp(`^${key} = (".*")$`, 'm'))![1]!) as string;
-  return { text: value('consent_text'), version: value('consent_version') };
+  const read = (file: string) => readFileSync(new URL(`../../content/${file}`, import.meta.url), 'utf8');
+  const value = (toml: string, key: string) => JSON.parse(toml.match(new RegExp(`^${key} = (".*")$`, 'm'))![1]!) as string;
+  const [forms, facts] = [read('es/forms.toml'), read('facts.toml')];
+  return { text: value(forms, 'consent_text').replace('{legal_name}', value(facts, 'legal_name')), version: value(forms, 'consent_version') };
 }
 
 const NAME_ERROR_ES = 'El nombre solo puede contener letras, espacios, guiones y apóstrofos';

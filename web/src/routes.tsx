@@ -72,7 +72,7 @@ export interface Route {
 }
 
 const fileFor = (path: string) => (path === '/' ? 'index.html' : `${path.slice(1)}/index.html`);
-const titled = (title: string) => `${title} | ${site.brand}`;
+const titled = (title: string) => `${title} | ${site.short_brand}`;
 
 /** The page `link` leads to, listed in the sitemap under `group` with the link's label. */
 function page(link: Link, title: string, description: string, source: HeadSource, render: () => ReactElement, group: string, extra: Partial<Head> = {}): Route {
@@ -230,7 +230,7 @@ export function headProblems(list: Route[]): string[] {
     const titleLength = [...head.title].length;
     if (titleLength > TITLE_MAX) {
       problems.push(
-        `${head.source.file}: field \`${head.source.title}\` (${path}): the title "${head.title}" is ${titleLength} characters with the brand; at most ${TITLE_MAX} fit a search result`,
+        `${head.source.file}: field \`${head.source.title}\` (${path}): the title "${head.title}" is ${titleLength} characters with the brand; at most ${TITLE_MAX} fit a search result: shorten the title, or set a shorter \`short_brand\` in content/facts.toml for the titles`,
       );
     }
     const descriptionLength = [...head.description].length;

@@ -20,6 +20,20 @@ impl BuildDate {
     pub fn from_ymd(year: i64, month: u8, day: u8) -> Self {
         Self(days_from_civil(year, month.into(), day.into()))
     }
+
+    /// The calendar year this day falls in.
+    pub fn year(self) -> i64 {
+        let mut year = 1970 + self.0.div_euclid(366);
+        while days_from_civil(year + 1, 1, 1) <= self.0 {
+            year += 1;
+        }
+        year
+    }
+
+    /// Whole years from the year `founded` to this day's year (`{years}` in the content: "for 8 years").
+    pub fn years_since(self, founded: u16) -> i64 {
+        (self.year() - i64::from(founded)).max(0)
+    }
 }
 
 /// Search engines show an offer's `priceValidUntil`; a date in the past, or about to be, makes the data stale.
@@ -61,6 +75,16 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_year_and_the_years_since_founding() {
+        assert_eq!(BuildDate::from_ymd(1970, 1, 1).year(), 1970);
+        assert_eq!(BuildDate::from_ymd(2026, 12, 31).year(), 2026);
+        assert_eq!(BuildDate::from_ymd(2027, 1, 1).year(), 2027);
+        assert_eq!(BuildDate::from_ymd(2024, 2, 29).year(), 2024);
+        assert_eq!(BuildDate::from_ymd(2026, 11, 28).years_since(2018), 8);
+        assert_eq!(BuildDate::from_ymd(2026, 11, 28).years_since(2030), 0);
+    }
 
     #[test]
     fn days_are_counted_from_1970() {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+use crate::fill::Context;
 use crate::problems::Problems;
 
 /// The files under `dir` (all levels) ending in `.extension`, sorted; none when `dir` does not exist.
@@ -48,8 +49,10 @@ pub(crate) fn read_text(file: &Path, problems: &mut Problems) -> Option<String> 
     }
 }
 
+/// Reads TOML into `T`, the facts filled into its placeholders (`crate::fill`).
 pub(crate) fn read_toml<T: DeserializeOwned>(file: &Path, problems: &mut Problems) -> Option<T> {
     let text = read_text(file, problems)?;
+    let text = problems.fill(file, &text, Context::Toml);
     from_toml(&text)
         .map_err(|error| problems.add(file, error.to_string().trim_end()))
         .ok()
@@ -64,6 +67,7 @@ pub(crate) fn read_toml_without<T: DeserializeOwned>(
     problems: &mut Problems,
 ) -> Option<T> {
     let text = read_text(file, problems)?;
+    let text = problems.fill(file, &text, Context::Toml);
     let mut table: toml::Table = from_toml(&text)
         .map_err(|error| problems.add(file, error.to_string().trim_end()))
         .ok()?;
@@ -106,7 +110,7 @@ fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
     toml::from_str(&blanked.join("\n"))
 }
 
-/// Reads a Markdown file's front matter into `T`, and its body.
+/// Reads a Markdown file's front matter into `T`, and its body, the facts filled into both.
 pub(crate) fn read_front_matter<T: DeserializeOwned>(
     file: &Path,
     problems: &mut Problems,
@@ -115,7 +119,9 @@ pub(crate) fn read_front_matter<T: DeserializeOwned>(
     let (front, body) = split_front_matter(&text)
         .map_err(|problem| problems.add(file, problem))
         .ok()?;
-    let front = from_toml(front)
+    let front = problems.fill(file, front, Context::Toml);
+    let body = problems.fill(file, body, Context::Markdown);
+    let front = from_toml(&front)
         .map_err(|error| {
             problems.add(
                 file,
@@ -123,7 +129,7 @@ pub(crate) fn read_front_matter<T: DeserializeOwned>(
             )
         })
         .ok()?;
-    Some((front, body.to_string()))
+    Some((front, body))
 }
 
 /// Splits a Markdown file (with `\n` line ends) into its TOML front matter, between the first two `+++` lines, and

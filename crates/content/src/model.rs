@@ -36,6 +36,9 @@ pub struct Content {
 #[serde(deny_unknown_fields)]
 pub struct Facts {
     pub brand: String,
+    /// The name the page titles end with (`About Us | <short_brand>`) when `brand` leaves too little room in the
+    /// 60 characters a search result shows.
+    pub short_brand: Option<String>,
     pub legal_name: String,
     pub phone: String,
     pub phone_e164: String,
@@ -107,6 +110,8 @@ pub struct SiteWords {
 #[derive(Serialize, TS)]
 pub struct Site {
     pub brand: String,
+    /// What every `<title>` ends with: facts.toml's `short_brand`, else `brand`.
+    pub short_brand: String,
     pub legal_name: String,
     pub description: String,
     pub phone: String,

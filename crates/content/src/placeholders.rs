@@ -66,6 +66,7 @@ mod tests {
     fn site_and_forms(claims: Option<ClaimsLine>) -> (Site, Forms) {
         let mut site = Site {
             brand: "B".into(),
+            short_brand: "B".into(),
             legal_name: "B LLC".into(),
             description: "D".into(),
             phone: "(555) 010-0142".into(),

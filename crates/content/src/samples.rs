@@ -32,6 +32,11 @@ pub fn refuse_samples(dir: &Path, english: &Content, spanish: &Content) -> Resul
 
 /// Every sample item left in the content, whatever the address it is built for.
 pub fn sample_items(dir: &Path, english: &Content, spanish: &Content) -> Vec<String> {
+    items(dir, english, Some(spanish))
+}
+
+/// [`sample_items`], with the Spanish when it could be read.
+pub(crate) fn items(dir: &Path, english: &Content, spanish: Option<&Content>) -> Vec<String> {
     let folder = Path::new(dir.file_name().unwrap_or_default());
     let facts = folder.join(FACTS_FILE).display().to_string();
     let mut items = Vec::new();
@@ -135,10 +140,12 @@ pub fn sample_items(dir: &Path, english: &Content, spanish: &Content) -> Vec<Str
             );
         }
     }
-    for (language_folder, content) in [
-        (folder.to_path_buf(), english),
+    let languages = [
+        (folder.to_path_buf(), Some(english)),
         (folder.join(FOLDER), spanish),
-    ] {
+    ];
+    for (language_folder, content) in languages {
+        let Some(content) = content else { continue };
         let file = language_folder
             .join("testimonials.toml")
             .display()

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::model::Content;
 
 /// Text fields that are facts, not words: equal in every language.
-const FACTS: [&str; 27] = [
+const FACTS: [&str; 28] = [
     "slug",
     "kind",
     "category",
@@ -20,6 +20,7 @@ const FACTS: [&str; 27] = [
     "author",
     "name",
     "brand",
+    "short_brand",
     "legal_name",
     "phone",
     "phone_e164",

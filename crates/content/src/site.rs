@@ -8,6 +8,7 @@ use std::path::Path;
 use crate::dates::{BuildDate, check_offer_valid_until};
 use crate::fields::{is_clock_time, is_e164, is_plain};
 use crate::files::read_toml_without;
+use crate::fill::FactValues;
 use crate::model::{Facts, Hours, Site, SiteWords};
 use crate::placeholders::claims_text;
 use crate::problems::Problems;
@@ -84,8 +85,9 @@ const SOCIAL_NETWORKS: [&str; 5] = ["facebook", "instagram", "linkedin", "x", "y
 pub(crate) const FACTS_FILE: &str = "facts.toml";
 
 /// The top-level keys of `facts.toml`: in a `site.toml` each is a fact kept in the wrong place.
-const FACT_KEYS: [&str; 15] = [
+const FACT_KEYS: [&str; 16] = [
     "brand",
+    "short_brand",
     "legal_name",
     "phone",
     "phone_e164",
@@ -103,6 +105,15 @@ const FACT_KEYS: [&str; 15] = [
 ];
 /// The top-level keys of `site.toml`: in `facts.toml` each is words kept in the wrong place.
 const WORD_KEYS: [&str; 2] = ["description", "hours_labels"];
+
+/// The values of the facts that fill the words' placeholders (`crate::fill`), read from `facts_file` on their own
+/// (its problems are reported when [`load`] reads it again); none when it cannot be read.
+pub(crate) fn fact_values(facts_file: &Path, today: BuildDate) -> Option<FactValues> {
+    let mut quiet = Problems::new(facts_file);
+    let misplaced: Vec<(&str, &str)> = WORD_KEYS.iter().map(|key| (*key, "")).collect();
+    let facts: Facts = crate::files::read_toml_without(facts_file, &misplaced, &mut quiet)?;
+    Some(FactValues::new(&facts, today))
+}
 
 /// The agency in one language: the facts of `facts_file` with the words of `words_file`, checked.
 pub(crate) fn load(
@@ -154,6 +165,7 @@ pub(crate) fn load(
         })
         .collect();
     let mut site = Site {
+        short_brand: facts.short_brand.unwrap_or_else(|| facts.brand.clone()),
         brand: facts.brand,
         legal_name: facts.legal_name,
         description: words.description,

@@ -64,7 +64,7 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
         let (Ok(bytes), Some(text)) = (std::fs::read(&source), read_text(&target, problems)) else {
             continue;
         };
-        let current = hex(&Sha256::digest(&bytes));
+        let current = review_hash(&bytes);
         match reviewed_against(&text) {
             None => problems.add(
                 &target,
@@ -81,6 +81,80 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
             Some(_) => {}
         }
     }
+}
+
+/// What a translation names as the English it was reviewed against: the SHA-256 of the English file, its
+/// placeholders as written (`{brand}`: changing a fact asks for no review) and without its `author` line (who signs
+/// a post is a fact, one of facts.toml's `[[authors]]` and the same in both languages, not words to translate).
+pub fn review_hash(english: &[u8]) -> String {
+    let text = String::from_utf8_lossy(english);
+    let mut hasher = Sha256::new();
+    for line in text.split_inclusive('\n') {
+        let is_author = line
+            .strip_prefix("author")
+            .is_some_and(|rest| rest.trim_start().starts_with('='));
+        if !is_author {
+            hasher.update(line.as_bytes());
+        }
+    }
+    hex(&hasher.finalize())
+}
+
+/// Stamps the translation `translation` (a file under the content folder's `es/`) as reviewed against its English
+/// file as it is now: its `translation_of` line set to [`review_hash`] (added as the first line of a TOML file, or of
+/// a Markdown file's front matter, when missing). The new text, or why it cannot be stamped.
+pub fn stamp(content_dir: &Path, translation: &Path) -> Result<Option<String>, String> {
+    let folder = content_dir.join(FOLDER);
+    let relative = translation.strip_prefix(&folder).map_err(|_| {
+        format!(
+            "{} is not a translation: not under {}",
+            translation.display(),
+            folder.display()
+        )
+    })?;
+    let english = content_dir.join(relative);
+    let bytes = std::fs::read(&english).map_err(|e| {
+        format!(
+            "{}: translates {}, which cannot be read: {e}",
+            translation.display(),
+            english.display()
+        )
+    })?;
+    let text = std::fs::read_to_string(translation)
+        .map_err(|e| format!("{}: {e}", translation.display()))?;
+    let hash = review_hash(&bytes);
+    if reviewed_against(&text) == Some(hash.as_str()) {
+        return Ok(None);
+    }
+    let line = format!("{KEY} = \"{hash}\"");
+    let stamped = if text.lines().any(is_key_line) {
+        text.split_inclusive('\n')
+            .map(|l| {
+                if is_key_line(l) {
+                    format!("{line}{}", if l.ends_with('\n') { "\n" } else { "" })
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect()
+    } else if let Some(rest) = text.strip_prefix("+++\n") {
+        format!("+++\n{line}\n{rest}")
+    } else {
+        format!("{line}\n{text}")
+    };
+    Ok(Some(stamped))
+}
+
+/// The translations under `content_dir` whose English changed since they were stamped (or were never stamped).
+pub fn stale(content_dir: &Path) -> Vec<PathBuf> {
+    let mut quiet = Problems::new(content_dir);
+    let english = text_files(content_dir, &mut quiet);
+    let translated = text_files(&content_dir.join(FOLDER), &mut quiet);
+    english
+        .intersection(&translated)
+        .map(|file| content_dir.join(FOLDER).join(file))
+        .filter(|file| matches!(stamp(content_dir, file), Ok(Some(_))))
+        .collect()
 }
 
 /// Whether `line` sets the top-level `translation_of`.
