@@ -39,6 +39,10 @@ pub fn run(args: CheckArgs, figment: &Figment) -> Result<(), String> {
                 listen,
                 backups: args.backups,
                 send_test: args.send_test,
+                settings_file: config::files_read(figment)
+                    .into_iter()
+                    .next()
+                    .map(|(path, _)| path),
             };
             let runtime = rocket::tokio::runtime::Builder::new_current_thread()
                 .enable_all()
