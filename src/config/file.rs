@@ -122,9 +122,11 @@ impl SettingsFile {
 
 impl Provider for SettingsFile {
     fn metadata(&self) -> Metadata {
+        // Absolute, so that messages name the file wherever the command was run from.
+        let path = std::path::absolute(&self.path).unwrap_or_else(|_| self.path.clone());
         Metadata::from(
             format!("{PROVIDER_NAME} ({})", self.named.words()),
-            Source::File(self.path.clone()),
+            Source::File(path),
         )
         // Flat keys: a key is its path (`shutdown.grace`), with no profile before it.
         .interpolater(|_, keys| keys.join("."))

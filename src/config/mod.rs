@@ -379,9 +379,13 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
                     .map(|m| {
                         format!(
                             " (from {})",
+                            // A file by its whole path (figment's own display shortens it).
                             m.source
                                 .as_ref()
-                                .map(|s| s.to_string())
+                                .map(|s| match s.file_path() {
+                                    Some(path) => path.display().to_string(),
+                                    None => s.to_string(),
+                                })
                                 .unwrap_or(m.name.to_string())
                         )
                     })

@@ -15,6 +15,8 @@ mod site;
 mod storage;
 mod zone;
 
+pub use zone::business_hours;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
