@@ -3,6 +3,10 @@
 # binary, run as a non-root user with the leads database on a volume.
 #   docker build -t truckins .
 #   docker run -d -p 8000:8000 -v truckins-data:/data -e TRUCKINS_BASE_URL=https://www.example.com truckins
+# Settings come from the environment (-e TRUCKINS_..., --env-file), or from a settings file mounted where every
+# command reads it by default (deploy/truckins.toml; owned by uid 10001 and mode 0600 if it holds a secret):
+#   -v /etc/truckins/truckins.toml:/etc/truckins/truckins.toml:ro
+# The variables below still win over the file (its `database` among them).
 
 FROM node:20-bookworm-slim AS node
 

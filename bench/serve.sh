@@ -104,10 +104,12 @@ wait_until_up() { # URL PID
 # Its request log (one line per request) goes to a file, as it would go to journald in a deployment: the cost of
 # producing every line is measured, a terminal's is not. wrk's connections all come from 127.0.0.1, as a proxy's
 # would: named a trusted proxy, it is not held to one address's share of connections (max_connections_per_ip, 64).
+# `--config /dev/null`: an empty settings file, so that the built-in settings are measured even on a machine with an
+# /etc/truckins/truckins.toml (read by default otherwise).
 TRUCKINS_PORT="$(free_port)"
 (
   cd "$WORK"
-  exec env -u ROCKET_CONFIG ROCKET_WORKERS="$WORKERS" "$BINARY" serve --address 127.0.0.1 \
+  exec env -u ROCKET_CONFIG -u TRUCKINS_CONFIG ROCKET_WORKERS="$WORKERS" "$BINARY" --config /dev/null serve --address 127.0.0.1 \
     --trusted-proxy 127.0.0.1 --port "$TRUCKINS_PORT" --database "$WORK/leads.db" >"$WORK/truckins.log" 2>"$WORK/truckins.err"
 ) &
 TRUCKINS_PID=$!
@@ -121,7 +123,7 @@ if [ "${COMPARE_ANALYTICS:-}" = 1 ]; then
   mkdir -p "$WORK/uncounted"
   (
     cd "$WORK/uncounted"
-    exec env -u ROCKET_CONFIG ROCKET_WORKERS="$WORKERS" TRUCKINS_ANALYTICS=false "$BINARY" serve --address 127.0.0.1 \
+    exec env -u ROCKET_CONFIG -u TRUCKINS_CONFIG ROCKET_WORKERS="$WORKERS" TRUCKINS_ANALYTICS=false "$BINARY" --config /dev/null serve --address 127.0.0.1 \
       --trusted-proxy 127.0.0.1 --port "$UNCOUNTED_PORT" --database "$WORK/uncounted/leads.db" >"$WORK/uncounted.log" 2>"$WORK/uncounted.err"
   ) &
   UNCOUNTED_PID=$!

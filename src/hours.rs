@@ -33,7 +33,7 @@ const BUILT_HOURS: &str = include_str!(concat!(env!("OUT_DIR"), "/hours.txt"));
 const MINUTES_PER_DAY: u16 = 24 * 60;
 
 /// The week's days in the order of the file and of [`WeekHours`].
-const WEEKDAYS: [(Weekday, &str); 7] = [
+pub(crate) const WEEKDAYS: [(Weekday, &str); 7] = [
     (Weekday::Monday, "Monday"),
     (Weekday::Tuesday, "Tuesday"),
     (Weekday::Wednesday, "Wednesday"),
@@ -179,7 +179,7 @@ fn minute_of_day(text: &str) -> Result<u16, String> {
 }
 
 /// 510 as `08:30`.
-fn clock_time(minute: u16) -> String {
+pub(crate) fn clock_time(minute: u16) -> String {
     format!("{:02}:{:02}", minute / 60, minute % 60)
 }
 

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let figment = cli::figment(cli.database);
+    let figment = cli::figment(cli.config, cli.database);
     // The agency's time zone becomes the process's (`TZ`) before any command runs, so that every local time (the
     // business hours, the agency's day) is in it. Here and nowhere later: setting the environment while another
     // thread may read it is undefined behaviour, and Rocket's runtime, the pool and the workers all start below.

@@ -39,6 +39,10 @@ pub fn run(args: CheckArgs, figment: &Figment) -> Result<(), String> {
                 listen,
                 backups: args.backups,
                 send_test: args.send_test,
+                settings_file: config::files_read(figment)
+                    .into_iter()
+                    .next()
+                    .map(|(path, _)| path),
             };
             let runtime = rocket::tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -73,14 +77,16 @@ fn settings(figment: &Figment) -> Result<(config::Settings, SocketAddr, String),
     let settings = config::load(figment)?;
     let rocket: rocket::Config =
         rocket::Config::try_from(figment).map_err(|e| format!("invalid setting: {e}"))?;
-    let files: Vec<String> = figment
-        .metadata()
-        .filter_map(|metadata| metadata.source.as_ref()?.file_path())
-        .filter(|path| path.is_file())
-        .map(|path| path.display().to_string())
+    let files: Vec<String> = config::files_read(figment)
+        .into_iter()
+        .map(|(_, described)| described)
         .collect();
     let sources = if files.is_empty() {
-        "read and checked, as serve reads them: no Rocket.toml found, so the defaults and the environment".into()
+        format!(
+            "read and checked, as serve reads them: no settings file (neither --config, TRUCKINS_CONFIG nor {}) \
+             and no Rocket.toml, so the defaults and the environment",
+            config::DEFAULT_FILE
+        )
     } else {
         format!(
             "read and checked, as serve reads them: {} and the environment",

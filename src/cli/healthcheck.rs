@@ -7,7 +7,7 @@ use rocket::figment::Figment;
 
 pub fn run(figment: &Figment, port: Option<u16>) -> Result<(), String> {
     let configured: rocket::Config =
-        rocket::Config::try_from(figment).map_err(|e| e.to_string())?;
+        rocket::Config::try_from(figment).map_err(|e| truckins::config::one_line(&e))?;
     let port = port.unwrap_or(configured.port);
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let timeout = std::time::Duration::from_secs(3);

@@ -1,6 +1,6 @@
 //! The command line: its top-level options and commands, one file per command (`serve`, `leads`, `carriers`,
-//! `optout`, `outbox`, `notify`, `report`, `backup`, `healthcheck`, `check`), and what they share (the configuration with `--database` on
-//! top, the existing leads database).
+//! `optout`, `outbox`, `notify`, `report`, `backup`, `healthcheck`, `check`), and what they share (the configuration
+//! of `--config FILE` with `--database` on top, the existing leads database).
 //! Doc comments on the fields below are the `--help` text.
 
 pub mod backup;
@@ -28,8 +28,14 @@ use truckins::leads::store;
     about = "The trucking insurance agency's website and lead engine"
 )]
 pub struct Cli {
+    /// The settings file, read by every command: flat TOML keys, as in deploy/truckins.toml. A file named here
+    /// must exist [default: /etc/truckins/truckins.toml if it exists, else Rocket.toml in the working directory or
+    /// the file named by ROCKET_CONFIG].
+    #[arg(long, global = true, value_name = "FILE", env = "TRUCKINS_CONFIG")]
+    pub config: Option<PathBuf>,
+
     /// The SQLite file holding the leads [default: truckins.db in the working directory; also `database` in
-    /// Rocket.toml or TRUCKINS_DATABASE].
+    /// the settings file or TRUCKINS_DATABASE].
     #[arg(long, global = true)]
     pub database: Option<PathBuf>,
 
@@ -74,7 +80,8 @@ pub enum Command {
     },
     /// The preflight before the site takes traffic, with the settings serve would use: one line per check (✓, ✗ or
     /// – with why) for the public address, the proxy settings, the mail relay, the webhook, the database's folder
-    /// and disk, backups, the replica, the census, the links' key and the clock. Exits non-zero on any ✗. Sends no
+    /// and disk, backups, the replica, the census, the links' key, the clock and the time zone the business hours
+    /// are counted in. Exits non-zero on any ✗. Sends no
     /// e-mail unless --send-test, and changes nothing (one temporary file is made and removed in the database's
     /// folder).
     Check(check::CheckArgs),
@@ -103,9 +110,10 @@ pub fn one_line(error: &clap::Error) -> String {
     parts.join(" ").trim_start_matches("error: ").to_string()
 }
 
-/// Every configuration source, with `--database` over them.
-pub fn figment(database: Option<PathBuf>) -> Figment {
-    let figment = config::figment();
+/// Every configuration source, the settings file of `--config` (or its default) among them, with `--database`
+/// over them.
+pub fn figment(file: Option<PathBuf>, database: Option<PathBuf>) -> Figment {
+    let figment = config::figment_with(config::SettingsFile::choose(file));
     match database {
         Some(database) => figment.merge(("database", database)),
         None => figment,
@@ -118,7 +126,7 @@ fn open_existing(figment: &Figment) -> Result<(PathBuf, store::DbPool), String> 
     let path = settings.database;
     if !path.exists() {
         return Err(format!(
-            "no leads database at {} (use --database or TRUCKINS_DATABASE)",
+            "no leads database at {} (use --database, `database` in the settings file, or TRUCKINS_DATABASE)",
             path.display()
         ));
     }

@@ -127,7 +127,7 @@ fn e_mail_configured(settings: &Settings) -> Result<(), String> {
     }
     Err(format!(
         "cannot e-mail the report: e-mail is not configured ({} not set). Set smtp_url, notify_to and mail_from \
-         (Rocket.toml, or TRUCKINS_SMTP_URL, TRUCKINS_NOTIFY_TO and TRUCKINS_MAIL_FROM), as the server has them; \
+         (the settings file, or TRUCKINS_SMTP_URL, TRUCKINS_NOTIFY_TO and TRUCKINS_MAIL_FROM), as the server has them; \
          nothing was queued",
         missing.join(", ")
     ))

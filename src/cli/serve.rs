@@ -8,10 +8,10 @@ use truckins::config;
 
 #[derive(clap::Args, Default)]
 pub struct ServeArgs {
-    /// Address to listen on [default: 127.0.0.1; also `address` in Rocket.toml, ROCKET_ADDRESS or TRUCKINS_ADDRESS].
+    /// Address to listen on [default: 127.0.0.1; also `address` in the settings file, ROCKET_ADDRESS or TRUCKINS_ADDRESS].
     #[arg(long)]
     address: Option<IpAddr>,
-    /// Port to listen on [default: 8000; also `port` in Rocket.toml, ROCKET_PORT or TRUCKINS_PORT].
+    /// Port to listen on [default: 8000; also `port` in the settings file, ROCKET_PORT or TRUCKINS_PORT].
     #[arg(long, short)]
     port: Option<u16>,
     /// Lead submissions accepted per client IP per 10 minutes, both forms together [default: 20].
@@ -27,9 +27,9 @@ pub struct ServeArgs {
     /// Request log format: text or json [default: text].
     #[arg(long, value_parser = ["text", "json"])]
     log_format: Option<String>,
-    /// Where each lead's e-mail goes; repeat for several [default: none; also `notify_to` in Rocket.toml or
+    /// Where each lead's e-mail goes; repeat for several [default: none; also `notify_to` in the settings file or
     /// TRUCKINS_NOTIFY_TO, comma-separated]. The relay (`smtp_url`, which holds a password) and the webhook's secret
-    /// are read only from Rocket.toml or the environment, never from a flag that any user can see in `ps`.
+    /// are read only from the settings file or the environment, never from a flag that any user can see in `ps`.
     #[arg(long = "notify-to")]
     notify_to: Vec<String>,
     /// The agency's own address every e-mail is sent from [also `mail_from` or TRUCKINS_MAIL_FROM].

@@ -1,4 +1,4 @@
-//! Telling what a setting's mistake is: a profile name typed wrong, a parse error on one line.
+//! Telling what a setting's mistake is: a profile name typed wrong, an error of any source on one line.
 
 /// Rocket's own profile that `name` is one or two typing mistakes away from, if it is not that profile itself.
 pub(super) fn misspelt_profile(name: &str) -> Option<&'static str> {
@@ -28,6 +28,12 @@ fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
-pub(super) fn one_line(error: &rocket::figment::Error) -> String {
+/// A figment error as one line. One from reading the settings file names the file itself and is shown alone.
+pub fn one_line(error: &rocket::figment::Error) -> String {
+    if super::file::is_own_error(error)
+        && let rocket::figment::error::Kind::Message(message) = &error.kind
+    {
+        return message.clone();
+    }
     error.to_string().lines().collect::<Vec<_>>().join(" ")
 }

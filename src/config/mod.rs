@@ -1,6 +1,7 @@
 //! The binary's configuration, in one typed place. Sources, each overriding the one before:
-//! built-in defaults < `Rocket.toml` (or the file named by `ROCKET_CONFIG`) < environment variables
-//! (`ROCKET_*`, and `TRUCKINS_*` for this program's own settings) < command-line flags.
+//! built-in defaults < the settings file (`--config FILE`, `TRUCKINS_CONFIG`, else /etc/truckins/truckins.toml if it
+//! exists: `file.rs`; without one, `Rocket.toml` or the file named by `ROCKET_CONFIG`, as Rocket reads them) <
+//! environment variables (`ROCKET_*`, and `TRUCKINS_*` for this program's own settings) < command-line flags.
 //! A misspelt key or a bad value stops the start with one line naming it and where it came from; the effective
 //! configuration is printed at start (it holds no secrets).
 
@@ -8,14 +9,17 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use rocket::figment::providers::{Env, Serialized};
-use rocket::figment::{Figment, Provider};
+use rocket::figment::{Figment, Profile, Provider};
 use serde::{Deserialize, Serialize};
 
 mod describe;
+mod file;
 mod mistakes;
 
 pub use describe::describe;
-use mistakes::{misspelt_profile, one_line};
+pub use file::{DEFAULT_FILE, Named, SettingsFile, files_read};
+use mistakes::misspelt_profile;
+pub use mistakes::one_line;
 
 /// This program's settings (Rocket's own — address, port, limits, ... — sit beside them in the same sources).
 #[derive(Clone, Deserialize, Serialize, PartialEq)]
@@ -261,11 +265,42 @@ const SOURCE_KEYS: [&str; 2] = ["config", "profile"];
 /// `TRUCKINS_*` variables that belong to the build and the front-end tools, not to the running binary.
 const TOOL_VARIABLES: [&str; 2] = ["BUILD_", "DEV_"];
 
-/// All sources merged, without the command line's flags (the caller merges those last).
+/// `TRUCKINS_CONFIG` names the settings file (`--config`): it chooses a source, it is not a setting.
+const FILE_VARIABLE: &str = "CONFIG";
+
+/// All sources merged as when no settings file is chosen (Rocket.toml or `ROCKET_CONFIG`), without the command
+/// line's flags (the caller merges those last).
 pub fn figment() -> Figment {
-    let ours = Env::prefixed("TRUCKINS_")
-        .filter(|key| !TOOL_VARIABLES.iter().any(|p| key.as_str().starts_with(p)));
-    rocket::Config::figment()
+    with_ours(rocket::Config::figment())
+}
+
+/// All sources merged with `file` as the settings file, in the place of Rocket.toml; `None`: [`figment`].
+pub fn figment_with(file: Option<SettingsFile>) -> Figment {
+    let Some(file) = file else {
+        return figment();
+    };
+    // Rocket's own sources but its file: ROCKET_CONFIG is refused beside a settings file (file.rs), not a key.
+    let rocket = Figment::from(rocket::Config::default())
+        .merge(file)
+        .merge(
+            Env::prefixed("ROCKET_")
+                .ignore(&["PROFILE", "CONFIG"])
+                .global(),
+        )
+        .select(Profile::from_env_or(
+            "ROCKET_PROFILE",
+            rocket::Config::DEFAULT_PROFILE,
+        ));
+    with_ours(rocket)
+}
+
+/// `rocket` (Rocket's sources, a file among them) with our defaults beneath and `TRUCKINS_*` above.
+fn with_ours(rocket: Figment) -> Figment {
+    let ours = Env::prefixed("TRUCKINS_").filter(|key| {
+        !TOOL_VARIABLES.iter().any(|p| key.as_str().starts_with(p))
+            && !key.as_str().eq_ignore_ascii_case(FILE_VARIABLE)
+    });
+    rocket
         // Defaults under everything: a quiet Rocket (the request log says what happened) and time for requests
         // in flight to finish when the service is stopped.
         .join(("log_level", "critical"))
@@ -296,8 +331,10 @@ fn same_path(a: &Path, b: &Path) -> bool {
 
 /// Checks every source and returns the settings, or one line saying what is wrong.
 pub fn load(figment: &Figment) -> Result<Settings, String> {
+    let data = figment.data().map_err(|e| one_line(&e))?;
     // A file named explicitly must be there: the service would otherwise start on defaults without a word.
     // Like Rocket (figment), a relative name is looked for in the working directory and then in its parents.
+    // (Beside a settings file, ROCKET_CONFIG is refused when the file is read, above.)
     if let Some(file) = std::env::var_os("ROCKET_CONFIG") {
         let path = PathBuf::from(&file);
         let found = if path.is_absolute() {
@@ -313,7 +350,7 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
             ));
         }
     }
-    for (profile, dict) in figment.data().map_err(|e| one_line(&e))? {
+    for (profile, dict) in data {
         // Other profiles are allowed (one file may hold [staging] and [production]); a near miss of Rocket's own
         // names is a typo that would otherwise go unnoticed.
         if let Some(meant) = misspelt_profile(profile.as_str().as_str()) {
@@ -342,9 +379,13 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
                     .map(|m| {
                         format!(
                             " (from {})",
+                            // A file by its whole path (figment's own display shortens it).
                             m.source
                                 .as_ref()
-                                .map(|s| s.to_string())
+                                .map(|s| match s.file_path() {
+                                    Some(path) => path.display().to_string(),
+                                    None => s.to_string(),
+                                })
                                 .unwrap_or(m.name.to_string())
                         )
                     })

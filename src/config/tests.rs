@@ -106,12 +106,114 @@ fn the_variable_naming_the_config_file_is_not_a_setting() {
     assert!(load(&figment).is_ok());
 }
 
+/// A settings file holding `text` with `mode`, in a folder of its own, and the figment that reads it.
+fn settings_file(label: &str, text: &str, mode: u32) -> (PathBuf, Figment) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("truckins-config-{}-{label}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("truckins.toml");
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    let file = SettingsFile {
+        path: path.clone(),
+        named: Named::Flag,
+    };
+    (path, figment_with(Some(file)))
+}
+
 #[test]
 fn the_sample_configuration_is_valid() {
     let sample =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/Rocket.toml"))
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/truckins.toml"))
             .unwrap();
-    assert_eq!(load(&with_toml(&sample)).unwrap(), Settings::default());
+    let (_, figment) = settings_file("sample", &sample, 0o600);
+    let expected = Settings {
+        database: PathBuf::from("/var/lib/truckins/truckins.db"),
+        ..Settings::default()
+    };
+    assert_eq!(load(&figment).unwrap(), expected);
+    // Its commented secrets, once filled in, are what the mode rule is about.
+    let filled = sample.replace("# webhook_secret = ", "webhook_secret = ");
+    let (_, figment) = settings_file("sample-secret", &filled, 0o640);
+    assert!(load(&figment).unwrap_err().contains("webhook_secret"));
+}
+
+#[test]
+fn the_settings_file_beats_the_defaults_with_flat_keys_and_tables() {
+    let text = "port = 9100\nip_limit = 3\n[shutdown]\ngrace = 9\n";
+    let (_, figment) = settings_file("flat", text, 0o644);
+    assert_eq!(load(&figment).unwrap().ip_limit, 3);
+    let rocket = rocket::Config::from(&figment);
+    assert_eq!(
+        (rocket.port, rocket.shutdown.grace, rocket.shutdown.mercy),
+        (9100, 9, 2),
+        "the file's grace over the built-in 5, the built-in mercy kept"
+    );
+    let flag = figment.merge(("ip_limit", 7));
+    assert_eq!(load(&flag).unwrap().ip_limit, 7, "a flag beats the file");
+    let (_, copied) = settings_file("rocket-copy", "[default]\nport = 9101\n", 0o644);
+    assert_eq!(
+        rocket::Config::from(&copied).port,
+        9101,
+        "[default] read as the top"
+    );
+}
+
+#[test]
+fn an_unknown_key_in_the_settings_file_names_the_key_and_the_file() {
+    let (path, figment) = settings_file("unknown", "datbase = \"x.db\"\n", 0o644);
+    let error = load(&figment).unwrap_err();
+    assert!(error.starts_with("unknown setting `datbase`"), "{error}");
+    assert!(error.contains(&path.display().to_string()), "{error}");
+    let (_, profile) = settings_file("profile", "[release]\nport = 1\n", 0o644);
+    assert!(
+        load(&profile)
+            .unwrap_err()
+            .starts_with("unknown setting `release`")
+    );
+}
+
+#[test]
+fn secrets_are_read_from_a_settings_file_only_its_owner_may_read() {
+    let text = "smtp_url = \"smtp://mailer:hunter2-secret@smtp.example.com:587\"\n\
+                mail_from = \"leads@example.com\"\nnotify_to = [\"owner@example.com\"]\n";
+    for mode in [0o600, 0o400] {
+        let (_, figment) = settings_file("owner", text, mode);
+        assert!(load(&figment).is_ok(), "mode {mode:o}");
+    }
+    for mode in [0o644, 0o640, 0o604] {
+        let (path, figment) = settings_file("others", text, mode);
+        let error = load(&figment).unwrap_err();
+        let file = path.display();
+        for words in [
+            "smtp_url's password".to_string(),
+            format!("mode {mode:04o}"),
+            format!("chmod 600 {file}; chown truckins {file}"),
+        ] {
+            assert!(error.contains(&words), "{words}: {error}");
+        }
+        assert!(!error.contains("hunter2"), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
+    // A relay without a password is no secret.
+    let plain = "smtp_url = \"smtp://127.0.0.1:25?tls=none\"\nmail_from = \"leads@example.com\"\n\
+                 notify_to = [\"owner@example.com\"]\n";
+    let (_, figment) = settings_file("plain", plain, 0o644);
+    assert!(load(&figment).is_ok());
+}
+
+#[test]
+fn a_settings_file_that_is_not_there_is_named() {
+    let file = SettingsFile {
+        path: PathBuf::from("/nonexistent/truckins.toml"),
+        named: Named::Variable,
+    };
+    let error = load(&figment_with(Some(file))).unwrap_err();
+    assert_eq!(
+        error,
+        "the settings file /nonexistent/truckins.toml (named by TRUCKINS_CONFIG) was not found"
+    );
 }
 
 #[test]

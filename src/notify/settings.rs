@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer};
 use super::endpoints::{Relay, Target};
 use crate::config::Settings;
 
-/// `notify_to` as a list (Rocket.toml) or as one comma-separated string (the environment, a flag).
+/// `notify_to` as a list (the settings file) or as one comma-separated string (the environment, a flag).
 pub fn addresses<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]

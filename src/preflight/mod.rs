@@ -1,17 +1,21 @@
 //! `truckins check`, the preflight a server runs before it takes traffic: each thing that must be right for a real
 //! agency's site (its public address, the proxy in front, the relay, the webhook, the database's folder and disk,
-//! backups, the replica, the census, the links' key, the clock) looked at once, with the `serve` settings, and said
+//! backups, the replica, the census, the links' key, the clock, the time zone) looked at once, with the `serve` settings, and said
 //! in one line: ✓ right, ✗ wrong (what to do), – not configured or not applicable (and why).
 //!
 //! `site.rs` judges the settings alone, `remote.rs` asks the relay, the webhook and Litestream (through the
-//! notifications' and the replica's own clients, each within a deadline), `storage.rs` looks at the files, and
-//! `clock.rs` at the clock. Nothing is changed: the only write is a temporary file in the database's folder,
-//! removed at once, and no e-mail is sent unless asked (`send_test`).
+//! notifications' and the replica's own clients, each within a deadline), `storage.rs` looks at the files,
+//! `clock.rs` at the clock, and `zone.rs` at the zone the business hours are counted in. Nothing is changed: the
+//! only write is a temporary file in the database's folder, removed at once, and no e-mail is sent unless asked
+//! (`send_test`).
 
 mod clock;
 mod remote;
 mod site;
 mod storage;
+mod zone;
+
+pub use zone::business_hours;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -83,6 +87,8 @@ pub struct Options {
     pub backups: PathBuf,
     /// Send a test e-mail to `notify_to` as well.
     pub send_test: bool,
+    /// The settings file the settings were read from, if any: where a missing setting is to be added.
+    pub settings_file: Option<PathBuf>,
 }
 
 /// The whole checklist, in the order it is printed.
@@ -174,6 +180,13 @@ pub async fn run(settings: &Settings, options: &Options) -> Report {
     ));
     checks.push(storage::link_key(&database));
     checks.push(clock::check(clock::kernel(), answer.as_ref()));
+    checks.push(zone::check(
+        settings.time_zone.as_deref(),
+        &zone::Machine::find(),
+        zone::always_at_utc(),
+        crate::hours::WeekHours::built(),
+        options.settings_file.as_deref(),
+    ));
     Report::new(checks)
 }
 

@@ -61,7 +61,7 @@ impl Setup {
         }
     }
 
-    /// The relay's address on `port`, with the login (the password percent-encoded, as in Rocket.toml).
+    /// The relay's address on `port`, with the login (the password percent-encoded, as in the settings file).
     fn smtp_url(&self, port: u16) -> String {
         format!("smtp://mailer:pa55-w0rd%21@127.0.0.1:{port}")
     }
@@ -86,6 +86,7 @@ impl Setup {
             ("TRUCKINS_WEBHOOK_URL", self.receiver.url()),
             ("TRUCKINS_WEBHOOK_SECRET", SECRET.to_string()),
             ("TRUCKINS_NOTIFY_TIMEOUT", "5".to_string()),
+            ("TRUCKINS_TIME_ZONE", "America/Chicago".to_string()),
         ])
     }
 
@@ -119,10 +120,10 @@ impl Setup {
 }
 
 /// One run of `truckins check`.
-struct Run {
-    passed: bool,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) passed: bool,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
@@ -142,7 +143,7 @@ impl Run {
     }
 
     /// The mark of the line named `name`.
-    fn mark(&self, name: &str) -> char {
+    pub(crate) fn mark(&self, name: &str) -> char {
         self.marks()
             .into_iter()
             .find(|(_, found)| found == name)
@@ -151,7 +152,7 @@ impl Run {
     }
 
     /// The line named `name`.
-    fn line(&self, name: &str) -> &str {
+    pub(crate) fn line(&self, name: &str) -> &str {
         self.stdout
             .lines()
             .find(|line| {
@@ -222,7 +223,8 @@ fn a_good_configuration_passes_every_check_and_sends_no_e_mail() {
             "replica",
             "census",
             "link_key",
-            "clock"
+            "clock",
+            "time_zone"
         ],
         "{}",
         run.stdout
@@ -238,6 +240,7 @@ fn a_good_configuration_passes_every_check_and_sends_no_e_mail() {
         "disk",
         "backups",
         "clock",
+        "time_zone",
     ] {
         assert_eq!(run.mark(name), '✓', "{}", run.stdout);
     }

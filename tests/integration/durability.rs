@@ -411,7 +411,7 @@ fn json_ids(text: &str) -> Vec<i64> {
 }
 
 /// A lead as the store API takes it.
-fn stored_lead(name: &str, email: &str) -> store::Lead {
+pub(crate) fn stored_lead(name: &str, email: &str) -> store::Lead {
     store::Lead {
         source: truckins::leads::store::Source::Quote,
         status: truckins::leads::store::Status::New,
@@ -424,7 +424,7 @@ fn stored_lead(name: &str, email: &str) -> store::Lead {
     }
 }
 
-fn insert(pool: &store::DbPool, lead: &store::Lead) -> i64 {
+pub(crate) fn insert(pool: &store::DbPool, lead: &store::Lead) -> i64 {
     match store::insert(pool, lead).expect("the lead is stored") {
         store::Stored::New(id) => id,
         repeat => panic!("{repeat:?}"),

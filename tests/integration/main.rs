@@ -16,6 +16,7 @@ mod carriers;
 mod check;
 mod claims;
 mod coi;
+mod config_file;
 mod connections;
 mod consent;
 mod details;

@@ -68,8 +68,14 @@ pub fn free_port() -> u16 {
 }
 
 /// The binary run in `dir` (so only a `Rocket.toml` put there is seen), with no standard input and without any
-/// `ROCKET_*` or `TRUCKINS_*` variable of the environment the tests run in.
+/// `ROCKET_*` or `TRUCKINS_*` variable of the environment the tests run in. A settings file at the default place
+/// would be read by every run instead of Rocket.toml: the tests stop then, naming it.
 pub fn truckins(dir: &Path) -> Command {
+    assert!(
+        !Path::new(truckins::config::DEFAULT_FILE).exists(),
+        "the tests expect no settings file at {} (every run of the binary would read it): move it away to run them",
+        truckins::config::DEFAULT_FILE
+    );
     let mut command = Command::new(BIN);
     command.current_dir(dir).stdin(Stdio::null());
     without_our_variables(&mut command);
