@@ -1,4 +1,4 @@
-# The site in a container: the same build steps as the README (build.rs installs the web app's packages and builds
+# The site in a container: the same build steps as the README's (build.rs installs the web app's packages and builds
 # the site; `cargo build --release --locked` makes the one binary), then a small runtime image holding only that
 # binary, run as a non-root user with the leads database on a volume.
 #   docker build -t truckins .
@@ -37,7 +37,7 @@ STOPSIGNAL SIGTERM
 ENTRYPOINT ["truckins"]
 CMD ["serve"]
 
-# Off-site replication in Docker (README.md, "Off-site replication (Litestream)"). The image above runs the server
+# Off-site replication in Docker (docs/replication.md). The image above runs the server
 # alone. For Litestream in front of it, build that image first, then a second one on top of it which adds the
 # official release of Litestream (checked against the release's checksums) and starts
 # `litestream replicate -exec` instead (x86_64; on an ARM server set LITESTREAM_ARCH=arm64):

@@ -1,5 +1,5 @@
 //! The report as text: aligned tables for the terminal, and JSON for programs (its top-level names are the
-//! report's: `totals`, `pages`, `sources`, `campaigns`, `devices`, `days`, `speed`, `funnel`; README, "What the
+//! report's: `totals`, `pages`, `sources`, `campaigns`, `devices`, `days`, `speed`, `funnel`; docs/report.md, "What the
 //! site earns", lists them). The HTML file is [`super::html`].
 
 use std::fmt::Write;

@@ -137,7 +137,7 @@ pub async fn replica(settings: &Settings) -> Check {
     let Some(socket) = &settings.replica_socket else {
         return Check::skip(
             "replica",
-            "replica_socket not set: no copy off this machine (README, \"Off-site replication\")",
+            "replica_socket not set: no copy off this machine (docs/replication.md)",
         );
     };
     let client = Client::new(socket, &settings.database);

@@ -247,7 +247,7 @@ pub fn backups(folder: &Path, now: SystemTime) -> Check {
 /// The carrier census: imported (else `–`: the quote form works without it, only the DOT lookup offers no
 /// company), and not older than [`CENSUS_MAX_AGE_DAYS`].
 pub fn census(path: &Path, now: OffsetDateTime) -> Check {
-    let import = "truckins carriers import Company_Census_File.csv (as the service's user; README, \"The DOT \
+    let import = "truckins carriers import Company_Census_File.csv (as the service's user; docs/leads.md, \"The DOT \
                   lookup\")";
     match crate::carriers::lookup::imported(path) {
         Ok(None) => Check::skip(
