@@ -68,14 +68,20 @@ pub(crate) fn check_files(dir: &Path, problems: &mut Problems) {
         match reviewed_against(&text) {
             None => problems.add(
                 &target,
-                format!("field `{KEY}`: missing; set it to the SHA-256 of the English file it translates, \"{current}\""),
+                format!(
+                    "field `{KEY}`: missing; once the translation says what {} says, stamp it reviewed: cargo reviewed {} \
+                     (sets `{KEY}` to \"{current}\")",
+                    english_name(file).display(),
+                    english_name(&Path::new(FOLDER).join(file)).display()
+                ),
             ),
             Some(hash) if hash != current => problems.add(
                 &target,
                 format!(
                     "field `{KEY}`: {} changed since this translation was reviewed; bring the translation up to \
-                     date, then set `{KEY}` to its SHA-256 now, \"{current}\"",
-                    english_name(file).display()
+                     date, then stamp it reviewed: cargo reviewed {} (sets `{KEY}` to \"{current}\")",
+                    english_name(file).display(),
+                    english_name(&Path::new(FOLDER).join(file)).display()
                 ),
             ),
             Some(_) => {}

@@ -53,7 +53,7 @@ fn an_english_file_changed_since_the_review_stops_the_build_with_its_new_hash() 
     let found = problems(&dir);
     assert!(
         found.contains(&format!(
-            "content/es/testimonials.toml: field `translation_of`: content/testimonials.toml changed since this translation was reviewed; bring the translation up to date, then set `translation_of` to its SHA-256 now, \"{now}\""
+            "content/es/testimonials.toml: field `translation_of`: content/testimonials.toml changed since this translation was reviewed; bring the translation up to date, then stamp it reviewed: cargo reviewed content/es/testimonials.toml (sets `translation_of` to \"{now}\")"
         )),
         "{found:#?}"
     );
@@ -72,7 +72,7 @@ fn a_translation_without_its_review_hash_is_refused() {
     let found = problems(&dir);
     assert!(
         found.contains(&format!(
-            "content/es/home.toml: field `translation_of`: missing; set it to the SHA-256 of the English file it translates, \"{hash}\""
+            "content/es/home.toml: field `translation_of`: missing; once the translation says what content/home.toml says, stamp it reviewed: cargo reviewed content/es/home.toml (sets `translation_of` to \"{hash}\")"
         )),
         "{found:#?}"
     );
