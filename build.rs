@@ -10,8 +10,11 @@
 //!    bundles with Vite, prerenders every route and compresses the output into `$OUT_DIR/site`, the folder that
 //!    rust-embed embeds into the binary.
 //!
-//! The project's folder is the one cargo names when it runs this script (`CARGO_MANIFEST_DIR` at run time, never
-//! the folder it was compiled in): a project folder copied or moved with its `target/` builds its own content.
+//! It is the build script of crates/embedded, the crate that embeds the result, so that a content edit recompiles
+//! that crate and the binary's, never the server's library. The project's folder is found from the folder cargo
+//! names when it runs this script (`CARGO_MANIFEST_DIR` at run time, never the folder it was compiled in), and the
+//! inputs are watched by paths relative to it: a project folder copied or moved with its `target/` builds its own
+//! content.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,23 +33,37 @@ const INPUTS: [&str; 7] = [
     "web/vite.config.ts",
     "web/tsconfig.json",
 ];
+/// The project's folder from crates/embedded, where cargo runs this script.
+const PROJECT: &str = "../..";
 
 fn main() {
-    let root = PathBuf::from(
+    let manifest_dir = PathBuf::from(
         std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
+    let root = manifest_dir.join(PROJECT);
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // Relative, so that cargo looks at them in whichever folder it builds, not in the one it built before.
     for input in INPUTS {
-        println!("cargo:rerun-if-changed={input}");
+        println!("cargo:rerun-if-changed={PROJECT}/{input}");
     }
 
     let built = content::build(&root.join("content"), build_date()).unwrap_or_else(|problems| {
         eprintln!("\n{}", content::report(&problems));
         std::process::exit(1);
     });
+    // The facts the server includes, each a file, and the list crates/embedded includes them by (`TEXTS`), with the
+    // stylesheet's CSP hash that the web build writes below.
+    let mut texts = String::from(
+        "/// Each text file build.rs wrote for the server, by name.\npub static TEXTS: &[(&str, &str)] = &[\n",
+    );
     for (name, text) in content::server_files(&built) {
         write_file(&out_dir.join(name), text.as_bytes());
+        texts.push_str(&format!(
+            "    ({name:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/{name}\"))),\n"
+        ));
     }
+    texts.push_str("    (\"style-hash.txt\", include_str!(concat!(env!(\"OUT_DIR\"), \"/style-hash.txt\"))),\n];\n");
+    write_file(&out_dir.join("texts.rs"), texts.as_bytes());
     let generated = root.join("web/.generated");
     let content_json = out_dir.join("content.json");
     let content_es_json = out_dir.join("content.es.json");
@@ -90,7 +107,7 @@ fn main() {
             .env("TRUCKINS_BUILD_CONTENT_ES", &content_es_json)
             .env("TRUCKINS_BUILD_WORK_DIR", out_dir.join("web-build"))
             .env("TRUCKINS_BUILD_SITE_DIR", out_dir.join("site"))
-            // The CSP hash of the stylesheet every page inlines; src/security.rs includes it.
+            // The CSP hash of the stylesheet every page inlines; src/security.rs reads it.
             .env(
                 "TRUCKINS_BUILD_STYLE_HASH_FILE",
                 out_dir.join("style-hash.txt"),

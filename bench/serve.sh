@@ -66,8 +66,8 @@ fi
 BINARY="$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")"
 # build.rs writes the site it hands to rust-embed into $OUT_DIR/site; the newest one is the one just embedded
 # (checked below: both servers must answer every page with the same bytes).
-SITE="${BENCH_SITE:-$(ls -dt "$TARGET_DIR"/release/build/truckins-*/out/site 2>/dev/null | head -n 1 || true)}"
-[ -n "$SITE" ] && [ -f "$SITE/index.html" ] || die "no built site under $TARGET_DIR/release/build/truckins-*/out/site"
+SITE="${BENCH_SITE:-$(ls -dt "$TARGET_DIR"/release/build/embedded-*/out/site 2>/dev/null | head -n 1 || true)}"
+[ -n "$SITE" ] && [ -f "$SITE/index.html" ] || die "no built site under $TARGET_DIR/release/build/embedded-*/out/site"
 SITE="$(cd "$SITE" && pwd)"
 
 # --- Our processes, and only ours, are stopped on any exit -----------------------------------------------------

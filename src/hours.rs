@@ -27,7 +27,9 @@ use std::sync::OnceLock;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, UtcOffset, Weekday};
 
 /// The hours of content/facts.toml, as build.rs wrote them (format above).
-const BUILT_HOURS: &str = include_str!(concat!(env!("OUT_DIR"), "/hours.txt"));
+fn built_hours() -> &'static str {
+    crate::built::text("hours.txt")
+}
 
 /// Minutes in a day, the latest a day's opening may close (`24:00`).
 const MINUTES_PER_DAY: u16 = 24 * 60;
@@ -70,7 +72,7 @@ impl WeekHours {
         BUILT.get_or_init(|| {
             // build.rs writes only what this reads (a unit test reads the built file); should it ever not, every
             // minute counts, which overstates a wait rather than hiding one.
-            WeekHours::parse(BUILT_HOURS).unwrap_or_else(|problem| {
+            WeekHours::parse(built_hours()).unwrap_or_else(|problem| {
                 eprintln!("truckins: the built-in business hours cannot be read ({problem}): counting every minute");
                 WeekHours::default()
             })

@@ -5,6 +5,7 @@
 //! or run the real binary.
 
 pub mod analytics;
+pub mod built;
 pub mod carriers;
 pub mod client_ip;
 pub mod clock;

@@ -18,6 +18,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // A plain `main` rather than `#[rocket::main]`: the configuration is checked (with one-line errors) before the
 // runtime exists, and the runtime is then sized from that checked configuration.
 fn main() -> ExitCode {
+    // The site and facts the build made (crates/embedded), handed to the server before anything reads them.
+    truckins::built::install(truckins::built::Built {
+        texts: embedded::TEXTS,
+        file: embedded::file,
+        names: embedded::names,
+    });
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => error.exit(), // --help and --version

@@ -2,34 +2,41 @@
 //! origin (the site loads nothing from elsewhere), no framing, no MIME sniffing, a strict referrer policy and no
 //! access to device features. Replaces Rocket's default Shield so each header is set exactly once, here.
 
+use std::sync::LazyLock;
+
 use rocket::fairing::{Fairing, Info, Kind};
 use rocket::{Request, Response};
 
 /// Everything comes from this origin; JSON-LD blocks are data, not script, so no inline script is allowed or needed.
 /// Every page inlines the site's stylesheet in one `<style>` element (the first paint needs no second request); the
 /// policy allows exactly that text by its hash, computed by the web build, never inline styles in general.
-pub const CONTENT_SECURITY_POLICY: &str = concat!(
-    "default-src 'self'; script-src 'self'; style-src 'self' '",
-    include_str!(concat!(env!("OUT_DIR"), "/style-hash.txt")),
-    "'; img-src 'self'; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; \
-base-uri 'none'; object-src 'none'"
-);
+pub static CONTENT_SECURITY_POLICY: LazyLock<&'static str> = LazyLock::new(|| {
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' '{}'; img-src 'self'; font-src 'self'; \
+         connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+        crate::built::text("style-hash.txt").trim()
+    );
+    // Made once for the life of the process, so that every response borrows it.
+    policy.leak()
+});
 
 /// Every security header but HSTS, in the order sent: all `'static`, so a response borrows them and nothing is
 /// formatted or copied per response.
-const HEADERS: [(&str, &str); 7] = [
-    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "strict-origin-when-cross-origin"),
-    (
-        "Permissions-Policy",
-        "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), \
+static HEADERS: LazyLock<[(&str, &str); 7]> = LazyLock::new(|| {
+    [
+        ("Content-Security-Policy", *CONTENT_SECURITY_POLICY),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "strict-origin-when-cross-origin"),
+        (
+            "Permissions-Policy",
+            "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), \
          payment=(), usb=()",
-    ),
-    ("Cross-Origin-Opener-Policy", "same-origin"),
-    ("Cross-Origin-Resource-Policy", "same-origin"),
-];
+        ),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+    ]
+});
 
 /// Sent only when the site is known to be served over HTTPS (`hsts = true`).
 const HSTS: (&str, &str) = (
@@ -49,7 +56,7 @@ impl SecurityHeaders {
 
 /// The security headers for every response, HSTS included when `hsts`.
 pub fn headers(hsts: bool) -> impl Iterator<Item = (&'static str, &'static str)> {
-    HEADERS.into_iter().chain(hsts.then_some(HSTS))
+    HEADERS.iter().copied().chain(hsts.then_some(HSTS))
 }
 
 #[rocket::async_trait]

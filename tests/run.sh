@@ -109,7 +109,7 @@ fi
 # The tests run beside the end of the release build (its final link, mostly): they wait for events, and the few
 # bounds on time they check (a lead answered within replica_wait, say) have margins of seconds, so sharing the cores
 # with a compiler makes them slower, not wrong.
-step "Rust tests (unit and integration, of the server and of crates/content)"
+step "Rust tests (unit and integration: the server, its binary and crates/content)"
 if command -v cargo-nextest >/dev/null; then
   linted cargo nextest run --workspace --no-fail-fast
 else
@@ -128,9 +128,9 @@ site_dir="$(python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
     message = json.loads(line)
-    # A package id reads path+file:///dir#truckins@0.1.0, or path+file:///dir/truckins#0.1.0 in a folder so named.
+    # build.rs is crates/embedded's build script; its package id reads path+file:///dir/crates/embedded#0.1.0.
     place, _, version = message.get("package_id", "").partition("#")
-    if message.get("reason") == "build-script-executed" and (version.startswith("truckins@") or place.endswith("/truckins")):
+    if message.get("reason") == "build-script-executed" and (version.startswith("embedded@") or place.endswith("/embedded")):
         print(message["out_dir"] + "/site")' "$release_messages")"
 [ -d "$site_dir" ] || { echo "the release build did not say where it wrote the site" >&2; exit 1; }
 ls -l target/release/truckins | awk '{ printf "binary: %.1f MB\n", $5 / 1048576 }'

@@ -46,7 +46,7 @@ pub fn start(
     let public = settings
         .base_url
         .as_deref()
-        .unwrap_or(crate::site::BUILD_BASE_URL)
+        .unwrap_or(crate::site::build_base_url())
         .trim();
     let own_hosts = classify::host_of(public).into_iter().collect();
     match Collector::start(pool, settings.trusted_proxies.clone(), own_hosts) {

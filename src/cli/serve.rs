@@ -76,7 +76,7 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     println!(
         "truckins {} starting with:\n{}",
         env!("CARGO_PKG_VERSION"),
-        config::describe(&figment, &settings, truckins::site::BUILD_BASE_URL)
+        config::describe(&figment, &settings, truckins::site::build_base_url())
     );
     let rocket_config =
         rocket::Config::try_from(&figment).map_err(|e| format!("invalid setting: {e}"))?;

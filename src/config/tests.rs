@@ -124,9 +124,11 @@ fn settings_file(label: &str, text: &str, mode: u32) -> (PathBuf, Figment) {
 
 #[test]
 fn the_sample_configuration_is_valid() {
-    let sample =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/truckins.toml"))
-            .unwrap();
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../deploy/truckins.toml"
+    ))
+    .unwrap();
     let (_, figment) = settings_file("sample", &sample, 0o600);
     let expected = Settings {
         database: PathBuf::from("/var/lib/truckins/truckins.db"),

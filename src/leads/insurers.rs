@@ -12,12 +12,16 @@ pub struct Insurer {
     pub claims_url: &'static str,
 }
 
-const INSURERS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurers.txt"));
-const CLAIMS_LINE: &str = include_str!(concat!(env!("OUT_DIR"), "/claims-line.txt"));
+fn insurers_text() -> &'static str {
+    crate::built::text("insurers.txt")
+}
+fn claims_line_text() -> &'static str {
+    crate::built::text("claims-line.txt")
+}
 
 /// Every insurer of the content, in its order.
 pub fn all() -> impl Iterator<Item = Insurer> {
-    INSURERS.lines().filter_map(|line| {
+    insurers_text().lines().filter_map(|line| {
         let mut parts = line.split('\t');
         Some(Insurer {
             id: parts.next()?,
@@ -35,7 +39,7 @@ pub fn find(id: &str) -> Option<Insurer> {
 
 /// The agency's around-the-clock claims line (its name and phone), when the content has one.
 pub fn claims_line() -> Option<(&'static str, &'static str)> {
-    CLAIMS_LINE
+    claims_line_text()
         .trim()
         .split_once('\t')
         .filter(|(_, phone)| !phone.trim().is_empty())

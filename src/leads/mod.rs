@@ -25,18 +25,25 @@ pub use nojs::escape_html;
 pub use routes::{Leads, stage};
 
 /// The consent text shown beside the quote form, from `content/forms.toml`, stored with every consenting lead.
-pub const CONSENT_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.txt"));
-pub const CONSENT_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/consent-version.txt"));
+pub fn consent_text() -> &'static str {
+    crate::built::text("consent.txt")
+}
+pub fn consent_version() -> &'static str {
+    crate::built::text("consent-version.txt")
+}
 /// The Spanish pages' consent text and its version, stored with a Spanish quote (issue 15).
-pub const CONSENT_TEXT_ES: &str = include_str!(concat!(env!("OUT_DIR"), "/consent.es.txt"));
-pub const CONSENT_VERSION_ES: &str =
-    include_str!(concat!(env!("OUT_DIR"), "/consent-version.es.txt"));
+pub fn consent_text_es() -> &'static str {
+    crate::built::text("consent.es.txt")
+}
+pub fn consent_version_es() -> &'static str {
+    crate::built::text("consent-version.es.txt")
+}
 
 /// The consent text and version shown on the pages of `locale`.
 pub fn consent(locale: contract::locale::Locale) -> (&'static str, &'static str) {
     match locale {
-        contract::locale::Locale::En => (CONSENT_TEXT, CONSENT_VERSION),
-        contract::locale::Locale::Es => (CONSENT_TEXT_ES, CONSENT_VERSION_ES),
+        contract::locale::Locale::En => (consent_text(), consent_version()),
+        contract::locale::Locale::Es => (consent_text_es(), consent_version_es()),
     }
 }
 

@@ -14,7 +14,7 @@ use super::pipeline::Verdict;
 use super::routes::Reply;
 use super::validate::{self, FieldErrors, RawFields};
 use super::{Form, language};
-use crate::site::SiteFiles;
+use crate::built;
 
 /// The page for a body that could not be read: the empty form with the reason in words for people.
 pub fn unreadable(form: Form, status: Status, locale: Locale) -> Reply {
@@ -97,7 +97,7 @@ pub fn details_offer(token: &str, locale: Locale) -> String {
 /// `get-quote/thank-you/index.html`, in Spanish `es/get-quote/thank-you/index.html`).
 pub fn page(path: &str, locale: Locale) -> String {
     let file = locale.file(&format!("{}/index.html", path.trim_start_matches('/')));
-    SiteFiles::get(&file)
+    built::file(&file)
         .map(|page| String::from_utf8_lossy(&page.data).into_owned())
         .unwrap_or_else(|| {
             format!(
@@ -146,7 +146,7 @@ fn fill_template(
 ) -> String {
     let correction_page = form.rules().correction_page;
     let template =
-        SiteFiles::get(&locale.file(correction_page)).or_else(|| SiteFiles::get(correction_page));
+        built::file(&locale.file(correction_page)).or_else(|| built::file(correction_page));
     let Some(template) = template else {
         return format!(
             "<!doctype html><title>{0}</title><p>{0}</p>",

@@ -148,7 +148,7 @@ pub async fn run(settings: &Settings, options: &Options) -> Report {
     let mut checks = Vec::new();
     checks.push(site::base_url(
         settings.base_url.as_deref(),
-        crate::site::BUILD_BASE_URL.trim(),
+        crate::site::build_base_url().trim(),
     ));
     checks.extend(site::proxy(
         options.listen,

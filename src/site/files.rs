@@ -10,9 +10,9 @@ use rocket::http::{ContentType, Status};
 use rocket::request::{FromRequest, Outcome, Request};
 use rocket::response::{self, Responder, Response};
 
-use super::SiteFiles;
 use super::overlay::{Overlay, leak_bytes, leak_str};
 use super::paths::ErrorPage;
+use crate::built;
 
 /// The largest piece a response body is handed to hyper in (every page fits in one).
 pub(super) const MAX_CHUNK_BYTES: usize = 256 * 1024;
@@ -99,7 +99,7 @@ pub(super) static PREPARED: LazyLock<Prepared> = LazyLock::new(Prepared::new);
 impl Prepared {
     pub(super) fn new() -> Prepared {
         let variant = |name: &str, encoding: Option<&'static str>, content_type: &'static str| {
-            let file = SiteFiles::get(name)?;
+            let file = built::file(name)?;
             let hash = file.metadata.sha256_hash();
             let hex: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
             let body = match file.data {
@@ -116,7 +116,7 @@ impl Prepared {
         };
         let mut files = HashMap::new();
         let mut indexes = HashMap::new();
-        for name in SiteFiles::iter() {
+        for name in built::names() {
             // Precompressed variants are chosen by the server, never asked for by name.
             if name.ends_with(".br") || name.ends_with(".gz") {
                 continue;
@@ -125,7 +125,7 @@ impl Prepared {
                 Cow::Borrowed(name) => name,
                 Cow::Owned(name) => leak_str(name),
             };
-            let Some(original) = SiteFiles::get(name) else {
+            let Some(original) = built::file(name) else {
                 continue;
             };
             let content_type = leak_str(content_type_header(content_type_for(

@@ -29,14 +29,10 @@ use rocket::State;
 use rocket::fairing::AdHoc;
 use rocket::http::Status;
 use rocket::http::uri::Origin;
-use rust_embed::RustEmbed;
-
-#[derive(RustEmbed)]
-#[folder = "$OUT_DIR/site"]
-pub struct SiteFiles;
-
 /// The public address the pages were built with (`base_url` of `content/facts.toml`).
-pub const BUILD_BASE_URL: &str = include_str!(concat!(env!("OUT_DIR"), "/base-url.txt"));
+pub fn build_base_url() -> &'static str {
+    crate::built::text("base-url.txt")
+}
 
 /// The answer to a GET or HEAD of `path` (as sent, percent-encoded) that is not under `/api`: a page, an asset, a
 /// redirect or an error page. The one implementation behind both the server's own path for the site's files and

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use super::build_base_url;
 use super::files::{PREPARED, Variant};
-use super::{BUILD_BASE_URL, SiteFiles};
+use crate::built;
 
 /// Pages rewritten for the configured public address, kept for the life of the process (identity and gzip).
 #[derive(Default)]
@@ -23,15 +24,15 @@ pub(super) struct Rewritten {
 impl Overlay {
     /// Rewrites every text file naming the build's base URL, when `base_url` differs from it.
     pub fn new(base_url: Option<&str>) -> Overlay {
-        let Some(base_url) = base_url.filter(|url| *url != BUILD_BASE_URL) else {
+        let Some(base_url) = base_url.filter(|url| *url != build_base_url()) else {
             return Overlay::default();
         };
         let mut files = HashMap::new();
-        for name in SiteFiles::iter() {
+        for name in built::names() {
             let is_text = [".html", ".xml", ".txt", ".json"]
                 .iter()
                 .any(|ext| name.ends_with(ext));
-            let Some(file) = SiteFiles::get(&name).filter(|_| is_text) else {
+            let Some(file) = built::file(&name).filter(|_| is_text) else {
                 continue;
             };
             // The type and caching the index worked out for the file this rewrites.
@@ -39,10 +40,10 @@ impl Overlay {
                 continue;
             };
             let text = String::from_utf8_lossy(&file.data);
-            if !text.contains(BUILD_BASE_URL) {
+            if !text.contains(build_base_url()) {
                 continue;
             }
-            let plain = text.replace(BUILD_BASE_URL, base_url).into_bytes();
+            let plain = text.replace(build_base_url(), base_url).into_bytes();
             let mut encoder =
                 flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
             let gzip = encoder

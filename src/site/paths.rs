@@ -162,7 +162,7 @@ pub(super) fn percent_decode(raw: &str) -> Option<Cow<'_, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::SiteFiles;
+    use crate::built;
 
     #[test]
     fn root_and_pages_resolve_to_their_index_files() {
@@ -287,7 +287,7 @@ mod tests {
             ErrorPage::ServerError,
         ] {
             assert!(
-                SiteFiles::get(page.file()).is_some(),
+                built::file(page.file()).is_some(),
                 "{} missing",
                 page.file()
             );

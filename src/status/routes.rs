@@ -39,7 +39,7 @@ pub fn stage() -> AdHoc {
         let base_url = settings
             .base_url
             .clone()
-            .unwrap_or_else(|| crate::site::BUILD_BASE_URL.trim().to_string());
+            .unwrap_or_else(|| crate::site::build_base_url().trim().to_string());
         // Without its key the site still serves and takes leads (a read-only database is answered 503 by the
         // leads' own checks): a lead is never refused for want of a link.
         let signer = Signer::load_or_create(&settings.database, &base_url)

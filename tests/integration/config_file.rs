@@ -154,6 +154,7 @@ fn check_names_the_file_and_the_zone_the_business_hours_are_counted_in() {
     );
     assert_eq!(run.mark("time_zone"), '✓', "{}", run.stdout);
     // The hours as built from content/facts.toml, in day ranges (e.g. Monday-Friday 08:00-18:00, ...).
+    crate::common::install_built();
     let hours = truckins::preflight::business_hours(truckins::hours::WeekHours::built());
     assert!(
         run.line("time_zone").contains(&format!(

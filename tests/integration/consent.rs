@@ -656,7 +656,7 @@ fn the_proof_of_an_older_lead_holds_its_consent_and_every_opt_out_since() {
     for expected in [
         "Proof of consent: lead #",
         "By checking this box",
-        truckins::leads::CONSENT_VERSION.trim(),
+        crate::common::consent_version().trim(),
         "https://www.example.com/products/hot-shot-insurance",
         "127.0.0.1",
         "answered: USDOT 1234567",
@@ -670,7 +670,7 @@ fn the_proof_of_an_older_lead_holds_its_consent_and_every_opt_out_since() {
     assert_eq!(json["consent"]["given"], true);
     assert_eq!(
         json["consent"]["text"],
-        truckins::leads::CONSENT_TEXT.trim()
+        crate::common::consent_text().trim()
     );
     assert_eq!(json["consent"]["language"], "en");
     assert_eq!(json["opt_outs"][0]["when"], "after");

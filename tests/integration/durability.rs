@@ -528,12 +528,12 @@ fn csv_and_json_exports_hold_every_typed_field_of_leads_posted_to_the_server() {
     );
     assert_eq!(
         row_a["consent_text"],
-        truckins::leads::CONSENT_TEXT.trim(),
+        crate::common::consent_text().trim(),
         "the consent text shown is stored"
     );
     assert_eq!(
         row_a["consent_version"],
-        truckins::leads::CONSENT_VERSION.trim()
+        crate::common::consent_version().trim()
     );
     assert!(row_a["created_at"].starts_with("20") && row_a["created_at"].ends_with('Z'));
     assert_eq!(row_a["consent_at"], row_a["created_at"]);

@@ -10,12 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use crate::common::{consent_text, consent_version};
 use rocket::figment::Figment;
 use rocket::http::{ContentType, Header, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use serde_json::{Value, json};
 use truckins::leads::store::{Lead, LeadFilter, list, open};
-use truckins::leads::{CONSENT_TEXT, CONSENT_VERSION};
 
 use crate::common;
 use crate::common::forms::form_encode;
@@ -252,13 +252,13 @@ fn a_valid_quote_is_stored_with_every_field() {
     assert_eq!(lead.subject, None);
     assert_eq!(lead.message, None);
     assert!(lead.consent_given);
-    assert_eq!(lead.consent_text.as_deref(), Some(CONSENT_TEXT.trim()));
+    assert_eq!(lead.consent_text.as_deref(), Some(consent_text().trim()));
     assert!(lead.consent_text.as_deref().unwrap().len() > 100);
     assert_eq!(
         lead.consent_version.as_deref(),
-        Some(CONSENT_VERSION.trim())
+        Some(consent_version().trim())
     );
-    assert!(!CONSENT_VERSION.trim().is_empty());
+    assert!(!consent_version().trim().is_empty());
     // The stored words are the ones the form shows, from content/forms.toml, naming the agency by its legal name as
     // content/facts.toml gives it (the consent is given to the company that will call).
     let read = |file: &str| -> toml::Table {
@@ -414,10 +414,10 @@ fn clients_cannot_set_server_owned_fields() {
     assert!(lead.created_at.starts_with("20"), "{}", lead.created_at);
     assert_ne!(lead.created_at, "1999-01-01T00:00:00Z");
     assert!(lead.consent_given);
-    assert_eq!(lead.consent_text.as_deref(), Some(CONSENT_TEXT.trim()));
+    assert_eq!(lead.consent_text.as_deref(), Some(consent_text().trim()));
     assert_eq!(
         lead.consent_version.as_deref(),
-        Some(CONSENT_VERSION.trim())
+        Some(consent_version().trim())
     );
     assert_eq!(lead.consent_at.as_deref(), Some(lead.created_at.as_str()));
     assert_eq!((&lead.subject, &lead.message), (&None, &None));
@@ -1388,7 +1388,7 @@ fn a_plain_form_post_is_stored_and_redirected_to_thank_you() {
     assert_eq!(quote.vehicle_count, Some(12));
     assert_eq!(quote.dot_number.as_deref(), Some("7654321"));
     assert!(quote.consent_given);
-    assert_eq!(quote.consent_text.as_deref(), Some(CONSENT_TEXT.trim()));
+    assert_eq!(quote.consent_text.as_deref(), Some(consent_text().trim()));
     assert_eq!(message.source.as_str(), "contact");
     assert_eq!(message.subject.as_deref(), Some("Certificate + renewal"));
     assert_eq!(
@@ -1645,6 +1645,7 @@ async fn five_hundred_concurrent_leads_are_all_stored_once() {
     const EACH: usize = 10;
     let database = common::temp_database("concurrent");
     let figment = common::figment(&database).merge(("ip_limit", 100_000));
+    common::install_built();
     let client = Arc::new(
         Client::tracked(truckins::rocket_with(figment))
             .await

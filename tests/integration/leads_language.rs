@@ -7,11 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{consent_text, consent_text_es, consent_version, consent_version_es};
 use rocket::http::{ContentType, Header, Status};
 use rocket::local::blocking::Client;
 use serde_json::{Value, json};
 use truckins::leads::store::{self, Lead, LeadFilter};
-use truckins::leads::{CONSENT_TEXT, CONSENT_TEXT_ES, CONSENT_VERSION, CONSENT_VERSION_ES};
 
 use crate::common;
 use crate::common::forms::post_json;
@@ -155,15 +155,18 @@ fn a_spanish_quote_is_stored_with_its_language_and_the_spanish_consent() {
     let leads = stored(&database);
     let (es, en, message) = (&leads[0], &leads[1], &leads[2]);
     assert_eq!(es.language.to_string(), "es");
-    assert_eq!(es.consent_text.as_deref(), Some(CONSENT_TEXT_ES.trim()));
+    assert_eq!(es.consent_text.as_deref(), Some(consent_text_es().trim()));
     assert_eq!(
         es.consent_version.as_deref(),
-        Some(CONSENT_VERSION_ES.trim())
+        Some(consent_version_es().trim())
     );
-    assert_ne!(CONSENT_TEXT_ES.trim(), CONSENT_TEXT.trim());
+    assert_ne!(consent_text_es().trim(), consent_text().trim());
     assert_eq!(en.language.to_string(), "en");
-    assert_eq!(en.consent_text.as_deref(), Some(CONSENT_TEXT.trim()));
-    assert_eq!(en.consent_version.as_deref(), Some(CONSENT_VERSION.trim()));
+    assert_eq!(en.consent_text.as_deref(), Some(consent_text().trim()));
+    assert_eq!(
+        en.consent_version.as_deref(),
+        Some(consent_version().trim())
+    );
     assert_eq!(message.language.to_string(), "es");
 }
 

@@ -4,8 +4,6 @@
 //! the correction page's template, the footer's link, and the quote form's consent whose words naming the page link
 //! to it while staying, word for word, the text a lead stores. (The endpoint itself is tested with the server.)
 
-use truckins::site::SiteFiles;
-
 use crate::common;
 use crate::pages::{content_toml, html_text, page};
 
@@ -49,8 +47,8 @@ fn opening_tag<'a>(html: &'a str, id: &str) -> &'a str {
 /// The two languages: the page prefix, the content folder, the consent text the server stores for that language.
 fn languages() -> [(&'static str, &'static str, &'static str); 2] {
     [
-        ("", "", truckins::leads::CONSENT_TEXT),
-        ("/es", "es/", truckins::leads::CONSENT_TEXT_ES),
+        ("", "", crate::common::consent_text()),
+        ("/es", "es/", crate::common::consent_text_es()),
     ]
 }
 
@@ -165,7 +163,7 @@ fn the_correction_page_is_the_opt_out_form_with_its_markers() {
         ("_forms/opt-out.html", "en"),
         ("es/_forms/opt-out.html", "es"),
     ] {
-        let file = SiteFiles::get(name).unwrap_or_else(|| panic!("{name} is not embedded"));
+        let file = embedded::file(name).unwrap_or_else(|| panic!("{name} is not embedded"));
         let html = String::from_utf8_lossy(&file.data).into_owned();
         assert!(html.contains(&format!(r#"<html lang="{lang}""#)), "{name}");
         assert!(html.contains(r#"action="/api/opt-out""#), "{name}");
@@ -218,7 +216,7 @@ fn the_consent_links_the_opt_out_page_without_changing_its_words() {
             (product.clone(), "product-quote"),
             (product, "sidebar-quote"),
         ];
-        let correction = SiteFiles::get(&format!("{folder}_forms/quote.html")).unwrap();
+        let correction = embedded::file(&format!("{folder}_forms/quote.html")).unwrap();
         let correction = String::from_utf8_lossy(&correction.data).into_owned();
         for (path, prefix_id) in quote_forms {
             check_consent_label(&page(&client, &path), prefix_id, &link, stored, &path);

@@ -352,14 +352,14 @@ fn every_title_and_description_fits_a_search_result() {
 fn the_privacy_policy_quotes_the_consent_the_form_collects() {
     let client = common::client();
     let privacy = page(&client, "/privacy");
-    let consent = truckins::leads::CONSENT_TEXT.trim();
+    let consent = crate::common::consent_text().trim();
     assert!(
         privacy.contains(&format!("<blockquote>\n<p>{}</p>", html_text(consent))),
         "the policy quotes the consent text word for word"
     );
     assert!(privacy.contains(&format!(
         "version {}",
-        truckins::leads::CONSENT_VERSION.trim()
+        crate::common::consent_version().trim()
     )));
     // The quote form shows the same words beside its checkbox.
     assert!(page(&client, "/get-quote").contains(&html_text(consent)));

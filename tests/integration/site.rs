@@ -7,7 +7,6 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use rocket::http::{ContentType, Header, Method, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use sha2::{Digest, Sha256};
-use truckins::site::SiteFiles;
 
 use crate::common;
 
@@ -328,7 +327,7 @@ fn redirects_are_permanent_and_keep_the_query() {
 fn every_embedded_file_answers_200() {
     let client = common::client();
     let mut served = 0;
-    for name in SiteFiles::iter() {
+    for name in embedded::names().into_iter() {
         let name = name.as_ref();
         // Compressed variants and internal pages (`_errors/`, `_forms/`, in either language) are never served by
         // their own name.
@@ -407,7 +406,8 @@ fn html_revalidates_with_etag_and_assets_are_immutable() {
         .dispatch();
     assert_ne!(br.headers().get_one("ETag"), Some(etag.as_str()));
 
-    let asset = SiteFiles::iter()
+    let asset = embedded::names()
+        .into_iter()
         .find(|n| n.starts_with("assets/") && n.ends_with(".js"))
         .expect("a script");
     let response = get(&client, &format!("/{asset}"));
@@ -552,10 +552,11 @@ fn every_page_inlines_its_stylesheet_and_the_csp_allows_exactly_that_text() {
         "{csp}"
     );
     // Every prerendered page as embedded, and pages as served (the server may rewrite a page's base URL).
-    let mut pages: Vec<(String, String)> = SiteFiles::iter()
+    let mut pages: Vec<(String, String)> = embedded::names()
+        .into_iter()
         .filter(|name| name.ends_with(".html"))
         .map(|name| {
-            let file = SiteFiles::get(&name).unwrap();
+            let file = embedded::file(&name).unwrap();
             (
                 name.to_string(),
                 String::from_utf8(file.data.into_owned()).unwrap(),

@@ -5,7 +5,6 @@
 
 use rocket::http::Status;
 use rocket::local::blocking::Client;
-use truckins::site::SiteFiles;
 
 use crate::common;
 use crate::common::forms::post_form;
@@ -13,7 +12,7 @@ use crate::leads::error_beside;
 
 /// The embedded Spanish file, as text; fails the test when the web build did not make it.
 fn spanish_file(name: &str) -> String {
-    let file = SiteFiles::get(name).unwrap_or_else(|| panic!("{name} is not embedded"));
+    let file = embedded::file(name).unwrap_or_else(|| panic!("{name} is not embedded"));
     String::from_utf8_lossy(&file.data).into_owned()
 }
 

@@ -24,11 +24,13 @@ pub use details::{Details, details};
 pub type FieldErrors = BTreeMap<&'static str, &'static str>;
 
 /// The quote form's insurance type values, from `content/forms.toml` (one per line).
-const INSURANCE_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-types.txt"));
+fn insurance_types() -> &'static str {
+    crate::built::text("insurance-types.txt")
+}
 
 /// Whether `value` is one of the quote form's insurance types.
 pub fn is_insurance_type(value: &str) -> bool {
-    !value.is_empty() && INSURANCE_TYPES.lines().any(|known| known == value)
+    !value.is_empty() && insurance_types().lines().any(|known| known == value)
 }
 
 /// The fields a visitor sends, as text; absent and empty are the same.

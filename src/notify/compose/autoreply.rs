@@ -85,7 +85,7 @@ impl Header for AutoSubmitted {
 fn opt_out_address(locale: Locale) -> String {
     format!(
         "{}{}",
-        crate::site::BUILD_BASE_URL.trim().trim_end_matches('/'),
+        crate::site::build_base_url().trim().trim_end_matches('/'),
         locale.page(contract::routes::OPT_OUT)
     )
 }

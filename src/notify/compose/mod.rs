@@ -23,15 +23,20 @@ use contract::locale::Locale;
 pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
-const TYPE_LABELS: &str = include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.txt"));
+fn type_labels() -> &'static str {
+    crate::built::text("insurance-type-labels.txt")
+}
 /// The same from content/es/forms.toml: the labels the Spanish form showed.
-const TYPE_LABELS_ES: &str =
-    include_str!(concat!(env!("OUT_DIR"), "/insurance-type-labels.es.txt"));
+fn type_labels_es() -> &'static str {
+    crate::built::text("insurance-type-labels.es.txt")
+}
 /// The agency's name and phone number, one a line, from content/facts.toml.
-const AGENCY: &str = include_str!(concat!(env!("OUT_DIR"), "/agency.txt"));
+fn agency_facts() -> &'static str {
+    crate::built::text("agency.txt")
+}
 
 fn agency() -> (&'static str, &'static str) {
-    let mut lines = AGENCY.lines();
+    let mut lines = agency_facts().lines();
     (
         lines.next().unwrap_or("").trim(),
         lines.next().unwrap_or("").trim(),
@@ -46,8 +51,8 @@ pub fn type_label(value: &str) -> &str {
 /// The label the form of `locale` showed for an insurance type's stored value.
 pub fn type_label_in(locale: Locale, value: &str) -> &str {
     let labels = match locale {
-        Locale::En => TYPE_LABELS,
-        Locale::Es => TYPE_LABELS_ES,
+        Locale::En => type_labels(),
+        Locale::Es => type_labels_es(),
     };
     labels
         .lines()

@@ -49,7 +49,40 @@ pub fn client() -> Client {
 }
 
 pub fn client_with(figment: Figment) -> Client {
+    install_built();
     Client::tracked(truckins::rocket_with(figment)).expect("the application builds")
+}
+
+/// Hands the site and facts the build made to the server library in this test process, as `main` does.
+pub fn install_built() {
+    truckins::built::install(truckins::built::Built {
+        texts: embedded::TEXTS,
+        file: embedded::file,
+        names: embedded::names,
+    });
+}
+
+/// A text file build.rs wrote for the server, as the binary embeds it (crates/embedded).
+pub fn built_text(name: &str) -> &'static str {
+    embedded::TEXTS
+        .iter()
+        .find(|(file, _)| *file == name)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("build.rs writes {name}"))
+}
+
+/// The consent text beside the English quote form, and its version; the Spanish form's.
+pub fn consent_text() -> &'static str {
+    built_text("consent.txt")
+}
+pub fn consent_version() -> &'static str {
+    built_text("consent-version.txt")
+}
+pub fn consent_text_es() -> &'static str {
+    built_text("consent.es.txt")
+}
+pub fn consent_version_es() -> &'static str {
+    built_text("consent-version.es.txt")
 }
 
 /// Every page's path as the site's `sitemap.xml` lists it (`/`, `/about`, ...).

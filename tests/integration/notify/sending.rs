@@ -40,7 +40,7 @@ fn notify_the_agency_by_email_and_signed_webhook() {
         "1234567",
         "Hot Shot",
         // The consent's version, as content/forms.toml states it today.
-        truckins::leads::CONSENT_VERSION.trim(),
+        crate::common::consent_version().trim(),
         "By checking this box",
         "127.0.0.1",
         "https://www.example.com/products/hot-shot-insurance",
