@@ -23,6 +23,7 @@ mod details;
 mod durability;
 mod export;
 mod faults;
+mod health_storage;
 mod languages;
 mod leads;
 mod leads_language;
