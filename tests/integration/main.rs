@@ -21,6 +21,7 @@ mod connections;
 mod consent;
 mod details;
 mod durability;
+mod edge_answers;
 mod export;
 mod faults;
 mod health_storage;
