@@ -37,6 +37,8 @@ mod pages;
 mod policy_change;
 mod replica;
 mod report_speed;
+mod retry_after;
 mod site;
 mod spanish;
 mod status_links;
+mod status_spellings;
