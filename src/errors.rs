@@ -12,6 +12,7 @@ use rocket::response::{self, Responder, Response};
 use rocket::serde::json::{Value, json};
 use rocket::{Catcher, Request};
 
+use crate::leads::limits::RetryAfter;
 use crate::site::{ErrorPage, Negotiation, Overlay, SiteResponse};
 
 /// A failed request as its client is told about it: the status, a short title (the status's reason unless said
@@ -21,6 +22,8 @@ pub struct ClientError {
     pub status: Status,
     title: &'static str,
     message: Cow<'static, str>,
+    /// For a 429: when the limit lets the client in again, sent as `Retry-After`.
+    retry_after: Option<RetryAfter>,
 }
 
 impl ClientError {
@@ -30,6 +33,7 @@ impl ClientError {
             status,
             title: status.reason_lossy(),
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -59,6 +63,14 @@ impl ClientError {
         ClientError { title, ..self }
     }
 
+    /// The same failure, telling the client when to try again (a rate limit's refusal).
+    pub fn retry_after(self, wait: RetryAfter) -> Self {
+        ClientError {
+            retry_after: Some(wait),
+            ..self
+        }
+    }
+
     /// The JSON a program gets: `{"error": title, "message": message}`.
     pub fn to_json(&self) -> Value {
         json!({ "error": self.title, "message": self.message })
@@ -83,11 +95,15 @@ impl ClientError {
 impl<'r> Responder<'r, 'static> for ClientError {
     fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
         let body = self.to_json().to_string();
-        Response::build()
+        let mut response = Response::build();
+        response
             .status(self.status)
             .header(ContentType::JSON)
-            .sized_body(body.len(), std::io::Cursor::new(body))
-            .ok()
+            .sized_body(body.len(), std::io::Cursor::new(body));
+        if let Some(wait) = self.retry_after {
+            response.header(wait.header());
+        }
+        response.ok()
     }
 }
 

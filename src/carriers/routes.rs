@@ -116,10 +116,7 @@ async fn find(
             "A DOT number is 1 to 8 digits.",
         )));
     };
-    if !carriers
-        .per_ip
-        .try_acquire(&crate::client_ip::rate_key(ip.0))
-    {
+    if let Err(wait) = carriers.per_ip.acquire(&crate::client_ip::rate_key(ip.0)) {
         rocket::warn!(
             "rate limit: {} carrier lookups per 10 minutes reached by {}",
             carriers.limit,
@@ -130,7 +127,8 @@ async fn find(
                 Status::TooManyRequests,
                 "Too many DOT lookups. Please wait a few minutes and try again.",
             )
-            .titled("Too Many Attempts"),
+            .titled("Too Many Attempts")
+            .retry_after(wait),
         ));
     }
     let census = Arc::clone(&carriers.census);

@@ -35,9 +35,9 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     };
     // Every attempt with a well-formed token takes a slot, found or not: guessing tokens costs the guesser.
     let ip_key = crate::client_ip::rate_key(visit.ip.0);
-    if !leads.per_ip_details.try_acquire(&ip_key) {
+    if let Err(wait) = leads.per_ip_details.acquire(&ip_key) {
         rocket::warn!("rate limit: details submissions per 10 minutes reached by {ip}");
-        return Verdict::RateLimited;
+        return Verdict::RateLimited(wait);
     }
     let pool = leads.pool.clone();
     let outbox = leads.outbox.clone();

@@ -30,6 +30,12 @@ impl RateLimiter {
 
     /// Takes a slot for `key` if fewer than `max` were taken within the window.
     pub fn try_acquire(&self, key: &str) -> bool {
+        self.acquire(key).is_ok()
+    }
+
+    /// Takes a slot for `key` if fewer than `max` were taken within the window; otherwise says when the oldest of
+    /// them leaves the window, which is when the next try can pass.
+    pub fn acquire(&self, key: &str) -> Result<(), RetryAfter> {
         let entry = self.hits.get_with(key.to_string(), Default::default);
         let mut times = entry
             .lock()
@@ -42,10 +48,14 @@ impl RateLimiter {
             times.pop_front();
         }
         if times.len() >= self.max {
-            return false;
+            // With `max` 0 nothing ever passes: the whole window is as good an answer as any.
+            let waited = times
+                .front()
+                .map_or(Duration::ZERO, |t| now.duration_since(*t));
+            return Err(RetryAfter(self.window.saturating_sub(waited)));
         }
         times.push_back(now);
-        true
+        Ok(())
     }
 
     /// Gives back the most recent slot of `key` (the submission it was taken for was not stored).
@@ -56,6 +66,26 @@ impl RateLimiter {
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .pop_back();
         }
+    }
+}
+
+/// How long a refused client should wait before trying again: sent as `Retry-After` with every 429, so that a
+/// well-behaved client (or a person told "try again in N minutes") does not come back too early and be refused
+/// again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryAfter(pub Duration);
+
+impl RetryAfter {
+    /// Whole seconds, rounded up (a client that waits the number said is let in) and at least 1 (`0` would invite
+    /// an immediate retry that the limit may still refuse at the same instant).
+    pub fn seconds(self) -> u64 {
+        let whole = self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0);
+        whole.max(1)
+    }
+
+    /// The `Retry-After` header (RFC 9110 10.2.3, the delay form).
+    pub fn header(self) -> rocket::http::Header<'static> {
+        rocket::http::Header::new("Retry-After", self.seconds().to_string())
     }
 }
 
@@ -122,6 +152,25 @@ impl Drop for Turn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_says_when_the_oldest_slot_leaves_the_window() {
+        let limiter = RateLimiter::new(2, Duration::from_secs(600));
+        assert_eq!(limiter.acquire("k"), Ok(()));
+        assert_eq!(limiter.acquire("k"), Ok(()));
+        let Err(wait) = limiter.acquire("k") else {
+            panic!("a third slot within the window")
+        };
+        assert!(wait.0 <= Duration::from_secs(600) && wait.0 > Duration::from_secs(590));
+        assert_eq!(wait.seconds(), 600, "rounded up");
+        assert_eq!(RetryAfter(Duration::ZERO).seconds(), 1);
+        assert_eq!(RetryAfter(Duration::from_millis(1_001)).seconds(), 2);
+        assert_eq!(wait.header().value(), "600");
+        assert_eq!(
+            RateLimiter::new(0, Duration::from_secs(60)).acquire("k"),
+            Err(RetryAfter(Duration::from_secs(60)))
+        );
+    }
 
     #[test]
     fn one_request_per_key_at_a_time_and_no_key_left_behind() {

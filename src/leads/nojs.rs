@@ -68,16 +68,19 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) 
                 &language::translate(errors, locale),
             ),
         ),
-        Verdict::RateLimited => Reply::Page(
-            Status::TooManyRequests,
-            page(
-                &format!(
-                    "{}. {}",
-                    locale.text(answers::TOO_MANY_ATTEMPTS),
-                    locale.text(form.rules().rate_limit_message)
+        Verdict::RateLimited(wait) => Reply::Later(
+            wait,
+            Box::new(Reply::Page(
+                Status::TooManyRequests,
+                page(
+                    &format!(
+                        "{}. {}",
+                        locale.text(answers::TOO_MANY_ATTEMPTS),
+                        locale.text(form.rules().rate_limit_message)
+                    ),
+                    &FieldErrors::new(),
                 ),
-                &FieldErrors::new(),
-            ),
+            )),
         ),
         Verdict::Busy | Verdict::Unavailable | Verdict::Failed => Reply::Page(
             Status::ServiceUnavailable,

@@ -22,9 +22,9 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
         Err(errors) => return Verdict::Invalid(errors),
     };
     let ip_key = crate::client_ip::rate_key(visit.ip.0);
-    if !leads.per_ip_opt_out.try_acquire(&ip_key) {
+    if let Err(wait) = leads.per_ip_opt_out.acquire(&ip_key) {
         rocket::warn!("rate limit: opt-outs per 10 minutes reached by {ip}");
-        return Verdict::RateLimited;
+        return Verdict::RateLimited(wait);
     }
     let new = NewRevocation {
         email: request.email,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use contract::forms::HONEYPOT_FIELD;
 
 use super::Form;
+use super::limits::RetryAfter;
 use super::routes::{Leads, Visit};
 use super::store::Language;
 use super::store::{self, Lead, Stored};
@@ -25,7 +26,8 @@ pub enum Verdict {
     /// Spam, answered like a success and stored nowhere.
     Dropped,
     Invalid(FieldErrors),
-    RateLimited,
+    /// Over a rate limit: when it lets the client in again.
+    RateLimited(RetryAfter),
     /// Details posted with a token no lead has.
     UnknownToken,
     /// Details posted with the token of a quote more than 24 hours old.
@@ -189,18 +191,18 @@ pub async fn process(
     }
 
     let email_key = (form == Form::Contact).then(|| lead.email.clone());
-    if !leads.per_ip.try_acquire(&ip_key) {
+    if let Err(wait) = leads.per_ip.acquire(&ip_key) {
         rocket::warn!(
             "rate limit: {} submissions per 10 minutes reached by {ip}",
             leads.ip_limit
         );
-        return Verdict::RateLimited;
+        return Verdict::RateLimited(wait);
     }
     if let Some(email) = &email_key
-        && !leads.per_email.try_acquire(email)
+        && let Err(wait) = leads.per_email.acquire(email)
     {
         leads.per_ip.release(&ip_key);
-        return Verdict::RateLimited;
+        return Verdict::RateLimited(wait);
     }
 
     // The carrier as the census knows it now; never a reason to fail or hold up the lead. Not when the visitor

@@ -14,7 +14,7 @@ use rocket::serde::json::{Value, json};
 use rocket::{State, get, post};
 
 use super::intake::{self, Encoding};
-use super::limits::{OneAtATime, RateLimiter};
+use super::limits::{OneAtATime, RateLimiter, RetryAfter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::store::{self, DbPool};
 use super::{Form, LeadSettings, details, language, nojs, optout, validate};
@@ -152,6 +152,8 @@ pub enum Reply {
     Error(ClientError),
     Page(Status, String),
     SeeOther(String),
+    /// Another reply, with `Retry-After` (a page refusing a form over its rate limit).
+    Later(RetryAfter, Box<Reply>),
 }
 
 impl<'r> Responder<'r, 'static> for Reply {
@@ -159,6 +161,11 @@ impl<'r> Responder<'r, 'static> for Reply {
         let mut response = Response::build();
         match self {
             Reply::Error(error) => return error.respond_to(request),
+            Reply::Later(wait, reply) => {
+                let mut response = reply.respond_to(request)?;
+                response.set_header(wait.header());
+                return Ok(response);
+            }
             Reply::Json(status, value) => {
                 let body = value.to_string();
                 response
@@ -406,12 +413,13 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
             Status::UnprocessableEntity,
             json!({ "errors": language::translate(errors, locale) }),
         ),
-        Verdict::RateLimited => Reply::Error(
+        Verdict::RateLimited(wait) => Reply::Error(
             ClientError::new(
                 Status::TooManyRequests,
                 locale.text(form.rules().rate_limit_message),
             )
-            .titled("Too Many Attempts"),
+            .titled("Too Many Attempts")
+            .retry_after(wait),
         ),
         Verdict::Busy => json_error(Status::ServiceUnavailable, locale.text(answers::BUSY)),
         // The error catalogue's words for an insert that failed, per form.

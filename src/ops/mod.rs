@@ -18,9 +18,9 @@ use rocket::{Data, Request, Response, State, get};
 use crate::config::LogFormat;
 use crate::leads::Leads;
 
-/// 200 only if a lead could be stored now: the database takes a write (in a transaction rolled back at once, so
-/// nothing is left behind; a read-only database fails here) and the file written is still the file at the
-/// configured path (not deleted or replaced under the server). Otherwise 503 with the reason in words, and the
+/// 200 only if a lead could be stored now: the database takes a committed write, as a lead's (one row replaced at
+/// each check; a read-only database, a full disk or a file made immutable fails here, see `leads::store::probe`) and the
+/// file written is still the file at the configured path (not deleted or replaced under the server). Otherwise 503 with the reason in words, and the
 /// details (the path, SQLite's message) in the log.
 #[get("/healthz")]
 async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json<Value>) {

@@ -28,6 +28,8 @@ pub(super) struct Shared {
     pub(super) log: RequestLog,
     /// The security headers (see [`crate::security`]), made once.
     pub(super) security_headers: Vec<(HeaderName, HeaderValue)>,
+    /// The same as the lines of a head, for hyper's own answers (see [`super::parse_errors`]).
+    pub(super) security_lines: Arc<[u8]>,
     pub(super) limits: Limits,
     /// Counts page views for `truckins report`; none when `analytics = false`.
     pub(super) analytics: Option<Arc<crate::analytics::Collector>>,

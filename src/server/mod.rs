@@ -18,11 +18,12 @@
 //!
 //! Rooms: [`limits`] (the bounds, from the configuration and the open-files limit), [`shares`] (the connections
 //! each client address holds), [`watchdog`] (what each connection is doing and its deadline), [`answer`] (one
-//! request: a site file, the application, or a refusal); this file listens, runs each connection with its watchdog,
-//! and stops.
+//! request: a site file, the application, or a refusal), [`parse_errors`] (hyper's own answers to requests it
+//! cannot parse, given the security headers); this file listens, runs each connection with its watchdog, and stops.
 
 mod answer;
 mod limits;
+mod parse_errors;
 mod shares;
 mod watchdog;
 
@@ -86,15 +87,17 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     crate::consent::retention::start(&settings, client.rocket());
     // A lead still new after `remind_after_minutes` of business hours: one reminder to the agency (src/status).
     crate::status::reminders::start(&settings, client.rocket());
-    let security_headers = crate::security::headers(settings.hsts)
+    let security_headers: Vec<_> = crate::security::headers(settings.hsts)
         .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
         .collect();
+    let security_lines = parse_errors::header_lines(&security_headers).into();
     // Page views are counted (src/analytics/) unless `analytics = false`.
     let analytics = crate::analytics::start(&settings, client.rocket());
     let shared = Arc::new(Shared {
         client,
         log,
         security_headers,
+        security_lines,
         limits,
         analytics: analytics.clone(),
     });
@@ -207,6 +210,8 @@ async fn connection(
     let io = TokioIo::new(WatchedStream {
         stream,
         activity: activity.clone(),
+        security_lines: shared.security_lines.clone(),
+        rewritten: None,
     });
     let service_activity = activity.clone();
     let service = hyper::service::service_fn(move |request| {

@@ -16,6 +16,7 @@ use rocket::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use rocket::tokio::net::TcpStream;
 
 use super::limits::Limits;
+use super::parse_errors::{Rewritten, may_be_answer, with_headers};
 
 /// Waiting for the first request's head (the clock started at the connection).
 pub(super) const FIRST_HEAD: u8 = 0;
@@ -99,10 +100,43 @@ impl Activity {
     }
 }
 
-/// The connection's socket, reporting what moves through it to the connection's [`Activity`].
+/// The connection's socket, reporting what moves through it to the connection's [`Activity`]; hyper's own answers
+/// to requests it cannot parse go out with the security headers ([`super::parse_errors`]).
 pub(super) struct WatchedStream {
     pub(super) stream: TcpStream,
     pub(super) activity: Arc<Activity>,
+    /// The security headers as head lines, shared by all connections.
+    pub(super) security_lines: Arc<[u8]>,
+    /// One of hyper's answers being written with those headers.
+    pub(super) rewritten: Option<Rewritten>,
+}
+
+impl WatchedStream {
+    /// What hyper writes, with the headers added when it is one of hyper's own answers: looked at only while no
+    /// request of ours is being answered (hyper answers a parse error before any service call for that request), and
+    /// only when it begins as such an answer does.
+    fn rewrite(&self, bytes: &[u8]) -> Option<Rewritten> {
+        if self.activity.phase.load(Ordering::Relaxed) == BUSY || !may_be_answer(bytes) {
+            return None;
+        }
+        with_headers(bytes, &self.security_lines).map(|answer| Rewritten {
+            bytes: answer,
+            written: 0,
+            stands_for: bytes.len(),
+        })
+    }
+
+    fn poll_rewritten(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let Some(rewritten) = self.rewritten.as_mut() else {
+            return Poll::Ready(Ok(0));
+        };
+        let result = rewritten.poll_write_to(&mut self.stream, cx);
+        if result.is_ready() {
+            self.rewritten = None;
+        }
+        self.activity.wrote(result.is_pending());
+        result
+    }
 }
 
 impl AsyncRead for WatchedStream {
@@ -126,6 +160,12 @@ impl AsyncWrite for WatchedStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        if self.rewritten.is_none() {
+            self.rewritten = self.rewrite(buf);
+        }
+        if self.rewritten.is_some() {
+            return self.poll_rewritten(cx);
+        }
         let result = Pin::new(&mut self.stream).poll_write(cx, buf);
         self.activity.wrote(result.is_pending());
         result
@@ -136,6 +176,22 @@ impl AsyncWrite for WatchedStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        if self.rewritten.is_none()
+            && bufs
+                .iter()
+                .find(|slice| !slice.is_empty())
+                .is_some_and(|first| may_be_answer(first))
+        {
+            // hyper's answers are a few hundred bytes: gathered, they are looked at as one write.
+            let gathered: Vec<u8> = bufs
+                .iter()
+                .flat_map(|slice| slice.iter().copied())
+                .collect();
+            self.rewritten = self.rewrite(&gathered);
+        }
+        if self.rewritten.is_some() {
+            return self.poll_rewritten(cx);
+        }
         let result = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
         self.activity.wrote(result.is_pending());
         result

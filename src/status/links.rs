@@ -78,23 +78,30 @@ impl Signer {
         }
     }
 
-    fn signature(&self, lead: i64, status: Status, until: i64) -> Hmac<Sha256> {
+    /// The signature of a link to move `lead` to `status` until `until`: the first [`SIGNATURE_DIGITS`] lower-case
+    /// hex digits of its HMAC.
+    fn signature(&self, lead: i64, status: Status, until: i64) -> String {
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.key)
             .expect("HMAC takes a key of any length");
         mac.update(format!("lead-status\n{lead}\n{status}\n{until}").as_bytes());
-        mac
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .take(SIGNATURE_DIGITS / 2)
+            .collect()
     }
 
     /// The path and query of the link moving `lead` to `status`, valid for [`VALID_DAYS`] from `now`.
     pub fn path(&self, lead: i64, status: Status, now: OffsetDateTime) -> String {
         let until = now.unix_timestamp() + VALID_DAYS * 86_400;
-        let digest = self.signature(lead, status, until).finalize().into_bytes();
-        let signature: String = digest
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .take(SIGNATURE_DIGITS / 2)
-            .collect();
-        path_with(lead, status, until, &signature)
+        Link {
+            lead,
+            status,
+            until,
+            signature: self.signature(lead, status, until),
+        }
+        .path()
     }
 
     /// The whole link (the site's public address and [`Signer::path`]).
@@ -102,27 +109,15 @@ impl Signer {
         format!("{}{}", self.base_url, self.path(lead, status, now))
     }
 
-    /// Whether `signature` signs `lead`, `status` and `until`, and `until` is not past at `now`. The signature is
-    /// compared in constant time, and checked before the expiry: an expired link is told apart only when it is ours.
-    pub fn check(
-        &self,
-        lead: i64,
-        status: Status,
-        until: i64,
-        signature: &str,
-        now: OffsetDateTime,
-    ) -> Check {
-        let Some(bytes) = decode_hex(signature).filter(|b| b.len() * 2 == SIGNATURE_DIGITS) else {
-            return Check::Invalid;
-        };
-        if self
-            .signature(lead, status, until)
-            .verify_truncated_left(&bytes)
-            .is_err()
-        {
+    /// Whether `link`'s signature signs its lead, status and expiry, and the expiry is not past at `now`. The
+    /// signature is compared in constant time (a guesser learns nothing from how long a refusal takes), and checked
+    /// before the expiry: an expired link is told apart only when it is ours.
+    pub fn check(&self, link: &Link, now: OffsetDateTime) -> Check {
+        let expected = self.signature(link.lead, link.status, link.until);
+        if !same_bytes(expected.as_bytes(), link.signature.as_bytes()) {
             return Check::Invalid;
         }
-        if now.unix_timestamp() > until {
+        if now.unix_timestamp() > link.until {
             Check::Expired
         } else {
             Check::Valid
@@ -130,9 +125,73 @@ impl Signer {
     }
 }
 
-/// The path and query of a link from its parts (the signature as it came, checked by the caller).
-pub fn path_with(lead: i64, status: Status, until: i64, signature: &str) -> String {
-    format!("{PREFIX}{lead}/{status}?until={until}&sig={signature}")
+/// A link as the server writes it: `/lead-status/<lead>/<status>?until=<until>&sig=<signature>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub lead: i64,
+    pub status: Status,
+    /// Unix time after which the link no longer works.
+    pub until: i64,
+    /// [`SIGNATURE_DIGITS`] lower-case hex digits: the key of its "already used" record.
+    pub signature: String,
+}
+
+impl Link {
+    /// The link named by `path` and `query` as they came (not percent-decoded), only when they are spelled exactly
+    /// as the server writes links: decimal numbers without sign or leading zeros, the status's own word, the
+    /// signature in lower-case hex of its exact length, the two parameters in their order and nothing else. Every
+    /// other spelling of a link is refused rather than read: HMAC checks the values, not the text, so upper-case hex,
+    /// `until=0...`, `%2B` or a lead `01` would each be another working address of one link, each able to replay it
+    /// once more if its use were recorded by the text as sent.
+    pub fn parse(path: &str, query: Option<&str>) -> Option<Link> {
+        let (lead, status) = path.strip_prefix(PREFIX)?.split_once('/')?;
+        let query = query?;
+        let (until, signature) = query.strip_prefix("until=")?.split_once("&sig=")?;
+        let is_signature = signature.len() == SIGNATURE_DIGITS
+            && signature
+                .bytes()
+                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
+        if !is_signature {
+            return None;
+        }
+        let link = Link {
+            lead: canonical_number(lead)?,
+            status: status.parse().ok()?,
+            until: canonical_number(until)?,
+            signature: signature.to_string(),
+        };
+        // Whatever parsing let through (a status spelled otherwise, say), the text must be the one the server
+        // writes for these values.
+        (link.path() == format!("{path}?{query}")).then_some(link)
+    }
+
+    /// The path and query of the link, as the e-mail and the confirmation form carry it.
+    pub fn path(&self) -> String {
+        format!(
+            "{PREFIX}{}/{}?until={}&sig={}",
+            self.lead, self.status, self.until, self.signature
+        )
+    }
+}
+
+/// A non-negative decimal number written as Rust writes it: digits only, no sign, no leading zero.
+fn canonical_number(text: &str) -> Option<i64> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|number| *number >= 0 && number.to_string() == text)
+}
+
+/// Whether `a` and `b` hold the same bytes, in a time that depends on their lengths only (a signature's length is
+/// no secret): every byte is compared, the differences gathered without a branch, and `black_box` keeps the
+/// compiler from turning the loop back into an early exit.
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let difference = a.iter().zip(b).fold(0u8, |gathered, (x, y)| {
+        gathered | std::hint::black_box(x ^ y)
+    });
+    std::hint::black_box(difference) == 0
 }
 
 /// The key kept in `file`, `None` when there is no such file (yet); an error when it cannot be read or holds no key.
@@ -210,17 +269,9 @@ mod tests {
         OffsetDateTime::from_unix_timestamp(seconds).unwrap()
     }
 
-    fn parts(path: &str) -> (i64, Status, i64, String) {
-        let rest = path.strip_prefix(PREFIX).unwrap();
-        let (route, query) = rest.split_once('?').unwrap();
-        let (lead, status) = route.split_once('/').unwrap();
-        let (until, sig) = query.split_once('&').unwrap();
-        (
-            lead.parse().unwrap(),
-            status.parse().unwrap(),
-            until.strip_prefix("until=").unwrap().parse().unwrap(),
-            sig.strip_prefix("sig=").unwrap().to_string(),
-        )
+    fn parts(path: &str) -> Link {
+        let (path, query) = path.split_once('?').unwrap();
+        Link::parse(path, Some(query)).expect("a link as the server writes it")
     }
 
     #[test]
@@ -229,33 +280,84 @@ mod tests {
         let made = at(1_700_000_000);
         let link = signer.link(12, Status::Contacted, made);
         assert!(link.starts_with("https://agency.test/lead-status/12/contacted?until="));
-        let (lead, status, until, sig) = parts(&signer.path(12, Status::Contacted, made));
-        assert_eq!(until, 1_700_000_000 + 30 * 86_400);
-        let check =
-            |lead, status, until, sig: &str, now| signer.check(lead, status, until, sig, now);
-        assert_eq!(check(lead, status, until, &sig, made), Check::Valid);
-        assert_eq!(check(lead, status, until, &sig, at(until)), Check::Valid);
-        assert_eq!(
-            check(lead, status, until, &sig, at(until + 1)),
-            Check::Expired
-        );
+        let link = parts(&signer.path(12, Status::Contacted, made));
+        assert_eq!(link.until, 1_700_000_000 + 30 * 86_400);
+        let check = |changed: &dyn Fn(&mut Link), now| {
+            let mut link = link.clone();
+            changed(&mut link);
+            signer.check(&link, now)
+        };
+        assert_eq!(check(&|_| {}, made), Check::Valid);
+        assert_eq!(check(&|_| {}, at(link.until)), Check::Valid);
+        assert_eq!(check(&|_| {}, at(link.until + 1)), Check::Expired);
         // Another lead, another status, a later expiry, a changed digit, a cut signature, another key.
-        assert_eq!(check(13, status, until, &sig, made), Check::Invalid);
-        assert_eq!(check(lead, Status::Won, until, &sig, made), Check::Invalid);
+        assert_eq!(check(&|l| l.lead = 13, made), Check::Invalid);
+        assert_eq!(check(&|l| l.status = Status::Won, made), Check::Invalid);
+        assert_eq!(check(&|l| l.until += 86_400, made), Check::Invalid);
+        let flip = |l: &mut Link| {
+            let first = if l.signature.starts_with('0') {
+                "1"
+            } else {
+                "0"
+            };
+            l.signature.replace_range(..1, first);
+        };
+        assert_eq!(check(&flip, made), Check::Invalid);
+        assert_eq!(check(&|l| l.signature.truncate(30), made), Check::Invalid);
         assert_eq!(
-            check(lead, status, until + 86_400, &sig, made),
+            check(&|l| l.signature = l.signature.to_uppercase(), made),
             Check::Invalid
         );
-        let flipped = format!(
-            "{}{}",
-            if sig.starts_with('0') { "1" } else { "0" },
-            &sig[1..]
-        );
-        assert_eq!(check(lead, status, until, &flipped, made), Check::Invalid);
-        assert_eq!(check(lead, status, until, &sig[..30], made), Check::Invalid);
-        assert_eq!(check(lead, status, until, "zz", made), Check::Invalid);
         let other = Signer::with_key(&[8; 32], "https://agency.test");
-        assert_eq!(other.check(lead, status, until, &sig, made), Check::Invalid);
+        assert_eq!(other.check(&link, made), Check::Invalid);
+    }
+
+    #[test]
+    fn a_link_is_read_only_as_the_server_spells_it() {
+        let signer = Signer::with_key(&[7; 32], "https://agency.test");
+        let path = signer.path(12, Status::NotAFit, at(1_700_000_000));
+        let link = parts(&path);
+        assert_eq!(link.path(), path);
+        let sig = &link.signature;
+        let until = link.until;
+        let upper = sig.to_uppercase();
+        let letter = sig.find(|c: char| c.is_ascii_alphabetic()).unwrap();
+        let one_upper = format!(
+            "{}{}{}",
+            &sig[..letter],
+            sig[letter..=letter].to_uppercase(),
+            &sig[letter + 1..]
+        );
+        for other in [
+            format!("/lead-status/012/not_a_fit?until={until}&sig={sig}"),
+            format!("/lead-status/+12/not_a_fit?until={until}&sig={sig}"),
+            format!("/lead-status/%31%32/not_a_fit?until={until}&sig={sig}"),
+            format!("/lead-status/12/Not_A_Fit?until={until}&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?until=0{until}&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?until=%2B{until}&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?until=+{until}&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={upper}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={one_upper}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}0"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}&x=1"),
+            format!("/lead-status/12/not_a_fit?sig={sig}&until={until}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig=%{}", &sig[1..]),
+            format!("/lead-status/-12/not_a_fit?until={until}&sig={sig}"),
+        ] {
+            let (path, query) = other.split_once('?').unwrap();
+            assert_eq!(Link::parse(path, Some(query)), None, "{other}");
+        }
+        assert_eq!(Link::parse("/lead-status/12/not_a_fit", None), None);
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        assert!(same_bytes(b"", b""));
+        assert!(same_bytes(b"abc", b"abc"));
+        assert!(!same_bytes(b"abc", b"abd"));
+        assert!(!same_bytes(b"abc", b"xbc"));
+        assert!(!same_bytes(b"abc", b"abcd"));
+        assert!(!same_bytes(b"a", b"A"));
     }
 
     #[test]

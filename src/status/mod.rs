@@ -105,14 +105,16 @@ pub fn change(
     Ok(Outcome::Changed { from, at })
 }
 
-/// When the link signed `signature` made its change, if it was used.
+/// When the link signed `signature` (lower-case hex, as links are read: see [`links::Link::parse`]) made its change,
+/// if it was used. Rows kept before links were read in one spelling only may hold a use made with upper-case hex:
+/// compared in lower case, those uses count too (the table is a few rows per lead: a scan costs nothing).
 pub(crate) fn link_used(
     connection: &rusqlite::Connection,
     signature: &str,
 ) -> rusqlite::Result<Option<String>> {
     connection
         .query_row(
-            "SELECT changed_at FROM status_changes WHERE link = ?1",
+            "SELECT changed_at FROM status_changes WHERE lower(link) = lower(?1) ORDER BY id LIMIT 1",
             [signature],
             |row| row.get(0),
         )

@@ -1,20 +1,23 @@
 //! The status links' routes: `GET /lead-status/<lead>/<status>?until=..&sig=..` shows what the link will do and
 //! changes nothing (mail scanners open every link); `POST` to the same address makes the change. A tampered or
-//! unknown link is 404, an expired one 410, and one address may try [`TRIES_PER_IP`] links per 10 minutes (429
-//! after), so guessing is hopeless as well as slow. Every answer is `noindex`, sends no `Referer` and is not cached.
+//! unknown link is 404, an expired one 410, and one address (an IPv6 /64 counting as one) may try [`TRIES_PER_IP`]
+//! links per 10 minutes (429 with `Retry-After` after), so guessing is hopeless as well as slow. A link is read only
+//! as the server spells it ([`Link::parse`]): any other spelling is the same 404 as a bad signature. Every answer is
+//! `noindex`, sends no `Referer` and is not cached.
 
 use rocket::fairing::AdHoc;
+use rocket::http::uri::Origin;
 use rocket::http::{ContentType, Header, Status as HttpStatus};
 use rocket::request::Request;
 use rocket::response::{self, Responder, Response};
 use rocket::{State, get, post};
 
-use super::links::{Check, Signer};
+use super::links::{Check, Link, Signer};
 use super::{Outcome, page};
 use crate::client_ip::ClientIp;
 use crate::leads::Leads;
-use crate::leads::limits::RateLimiter;
-use crate::leads::store::{self, ChangedBy, Status};
+use crate::leads::limits::{RateLimiter, RetryAfter};
+use crate::leads::store::{self, ChangedBy};
 
 /// Links one client address may open or confirm per 10 minutes: a morning's leads worked by an office behind one
 /// address, far from enough to guess a signature.
@@ -61,6 +64,32 @@ pub fn stage() -> AdHoc {
 /// A page of the links, with its status and the headers every one of them carries.
 pub struct LinkPage(HttpStatus, String);
 
+/// A page of the links, or the refusal of too many tries with when to try again.
+pub enum LinkAnswer {
+    Page(LinkPage),
+    TooMany(RetryAfter),
+}
+
+impl From<LinkPage> for LinkAnswer {
+    fn from(page: LinkPage) -> LinkAnswer {
+        LinkAnswer::Page(page)
+    }
+}
+
+impl<'r> Responder<'r, 'static> for LinkAnswer {
+    fn respond_to(self, request: &'r Request<'_>) -> response::Result<'static> {
+        match self {
+            LinkAnswer::Page(page) => page.respond_to(request),
+            LinkAnswer::TooMany(wait) => {
+                let mut response =
+                    LinkPage(HttpStatus::TooManyRequests, page::too_many()).respond_to(request)?;
+                response.set_header(wait.header());
+                Ok(response)
+            }
+        }
+    }
+}
+
 impl<'r> Responder<'r, 'static> for LinkPage {
     fn respond_to(self, _: &'r Request<'_>) -> response::Result<'static> {
         let LinkPage(status, html) = self;
@@ -82,56 +111,36 @@ impl<'r> Responder<'r, 'static> for LinkPage {
 
 /// A link as it came: checked, and the lead it names read.
 enum Opened {
-    Ready {
-        lead: Box<store::Lead>,
-        to: Status,
-        signature: String,
-    },
-    Refused(LinkPage),
+    Ready { lead: Box<store::Lead>, link: Link },
+    Refused(LinkAnswer),
 }
 
-async fn open(
-    lead: &str,
-    status: &str,
-    until: Option<i64>,
-    sig: Option<&str>,
-    ip: ClientIp,
-    links: &StatusLinks,
-    leads: &Leads,
-) -> Opened {
-    if !links.per_ip.try_acquire(&ip.0.to_string()) {
-        return Opened::Refused(LinkPage(HttpStatus::TooManyRequests, page::too_many()));
+async fn open(uri: &Origin<'_>, ip: ClientIp, links: &StatusLinks, leads: &Leads) -> Opened {
+    // Counted by the network an address belongs to, as the other limits are: one IPv6 machine holds a /64, and
+    // counting each of its addresses apart would give it billions of tries.
+    if let Err(wait) = links.per_ip.acquire(&crate::client_ip::rate_key(ip.0)) {
+        return Opened::Refused(LinkAnswer::TooMany(wait));
     }
+    let refused = |status, html| Opened::Refused(LinkPage(status, html).into());
     let Some(signer) = &links.signer else {
-        return Opened::Refused(LinkPage(
-            HttpStatus::ServiceUnavailable,
-            page::unavailable(),
-        ));
+        return refused(HttpStatus::ServiceUnavailable, page::unavailable());
     };
-    let invalid = || Opened::Refused(LinkPage(HttpStatus::NotFound, page::invalid()));
-    let (Ok(id), Ok(to), Some(until), Some(signature)) =
-        (lead.parse::<i64>(), status.parse::<Status>(), until, sig)
+    let Some(link) = Link::parse(uri.path().as_str(), uri.query().map(|query| query.as_str()))
     else {
-        return invalid();
+        return refused(HttpStatus::NotFound, page::invalid());
     };
-    match signer.check(id, to, until, signature, crate::clock::now_utc()) {
-        Check::Invalid => return invalid(),
-        Check::Expired => {
-            return Opened::Refused(LinkPage(HttpStatus::Gone, page::expired(id)));
-        }
+    match signer.check(&link, crate::clock::now_utc()) {
+        Check::Invalid => return refused(HttpStatus::NotFound, page::invalid()),
+        Check::Expired => return refused(HttpStatus::Gone, page::expired(link.lead)),
         Check::Valid => {}
     }
-    match read(leads, id).await {
+    match read(leads, link.lead).await {
         Ok(Some(lead)) => Opened::Ready {
             lead: Box::new(lead),
-            to,
-            signature: signature.to_string(),
+            link,
         },
-        Ok(None) => Opened::Refused(LinkPage(HttpStatus::NotFound, page::no_lead(id))),
-        Err(()) => Opened::Refused(LinkPage(
-            HttpStatus::ServiceUnavailable,
-            page::unavailable(),
-        )),
+        Ok(None) => refused(HttpStatus::NotFound, page::no_lead(link.lead)),
+        Err(()) => refused(HttpStatus::ServiceUnavailable, page::unavailable()),
     }
 }
 
@@ -147,28 +156,25 @@ async fn read(leads: &Leads, id: i64) -> Result<Option<store::Lead>, ()> {
     .map_err(|error| rocket::error!("status link: lead {id} could not be read: {error}"))
 }
 
-#[get("/lead-status/<lead>/<status>?<until>&<sig>")]
+/// The lead and status segments are only there for routing: the link is read from the URI as it came.
+#[get("/lead-status/<_lead>/<_status>")]
 async fn show(
-    lead: &str,
-    status: &str,
-    until: Option<i64>,
-    sig: Option<&str>,
+    _lead: &str,
+    _status: &str,
+    uri: &Origin<'_>,
     ip: ClientIp,
     links: &State<StatusLinks>,
     leads: &State<Leads>,
-) -> LinkPage {
-    match open(lead, status, until, sig, ip, links, leads).await {
-        Opened::Refused(page) => page,
-        Opened::Ready {
-            lead,
-            to,
-            signature,
-        } => {
+) -> LinkAnswer {
+    match open(uri, ip, links, leads).await {
+        Opened::Refused(answer) => answer,
+        Opened::Ready { lead, link } => {
             // What a second use, or a lead already at the status, would say is said before the button, so nobody
             // confirms a link that would change nothing.
             let (used, since) = {
                 let pool = leads.pool.clone();
                 let (id, status) = (lead.id, lead.status);
+                let signature = link.signature.clone();
                 rocket::tokio::task::spawn_blocking(
                     move || -> Option<(Option<String>, Option<String>)> {
                         let connection = pool.get().ok()?;
@@ -183,41 +189,33 @@ async fn show(
                 .flatten()
                 .unwrap_or_default()
             };
-            if let Some(at) = used {
-                return LinkPage(HttpStatus::Ok, page::used(&lead, &at));
-            }
-            if lead.status == to {
-                return LinkPage(HttpStatus::Ok, page::already(&lead, since.as_deref()));
-            }
-            let action = super::links::path_with(
-                lead.id,
-                to,
-                until.unwrap_or_default(),
-                sig.unwrap_or_default(),
-            );
-            LinkPage(HttpStatus::Ok, page::confirm(&lead, to, &action))
+            let page = if let Some(at) = used {
+                page::used(&lead, &at)
+            } else if lead.status == link.status {
+                page::already(&lead, since.as_deref())
+            } else {
+                page::confirm(&lead, link.status, &link.path())
+            };
+            LinkPage(HttpStatus::Ok, page).into()
         }
     }
 }
 
-#[post("/lead-status/<lead>/<status>?<until>&<sig>")]
+#[post("/lead-status/<_lead>/<_status>")]
 async fn confirm(
-    lead: &str,
-    status: &str,
-    until: Option<i64>,
-    sig: Option<&str>,
+    _lead: &str,
+    _status: &str,
+    uri: &Origin<'_>,
     ip: ClientIp,
     links: &State<StatusLinks>,
     leads: &State<Leads>,
-) -> LinkPage {
-    let (lead, to, signature) = match open(lead, status, until, sig, ip, links, leads).await {
-        Opened::Refused(page) => return page,
-        Opened::Ready {
-            lead,
-            to,
-            signature,
-        } => (lead, to, signature),
+) -> LinkAnswer {
+    let (lead, link) = match open(uri, ip, links, leads).await {
+        Opened::Refused(answer) => return answer,
+        Opened::Ready { lead, link } => (lead, link),
     };
+    let to = link.status;
+    let signature = link.signature;
     let id = lead.id;
     let pool = leads.pool.clone();
     let channels = leads.outbox.channels().to_vec();
@@ -238,7 +236,7 @@ async fn confirm(
     .await
     .map_err(|error| error.to_string())
     .and_then(|made| made);
-    match made {
+    let page = match made {
         Ok((Outcome::Changed { from, at }, Some(lead))) => {
             leads.outbox.wake();
             rocket::info!("lead {id}: {from} -> {to} by a status link");
@@ -255,5 +253,6 @@ async fn confirm(
             rocket::error!("status link: lead {id} could not be changed: {error}");
             LinkPage(HttpStatus::ServiceUnavailable, page::unavailable())
         }
-    }
+    };
+    page.into()
 }

@@ -18,7 +18,7 @@ use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_unt
 use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve, verify};
 
 /// The links of an agency e-mail's plain-text part: (status label, path and query).
-fn links_in(mail: &Value) -> Vec<(String, String)> {
+pub(crate) fn links_in(mail: &Value) -> Vec<(String, String)> {
     part(mail, "text/plain")
         .lines()
         .filter_map(|line| {
@@ -30,7 +30,7 @@ fn links_in(mail: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn link_for(mail: &Value, label: &str) -> String {
+pub(crate) fn link_for(mail: &Value, label: &str) -> String {
     links_in(mail)
         .into_iter()
         .find(|(found, _)| found == label)
@@ -38,11 +38,11 @@ fn link_for(mail: &Value, label: &str) -> String {
         .1
 }
 
-fn get(port: u16, path: &str) -> Reply {
+pub(crate) fn get(port: u16, path: &str) -> Reply {
     Http::connect(port).unwrap().get(path, &[]).unwrap()
 }
 
-fn confirm(port: u16, path: &str) -> Reply {
+pub(crate) fn confirm(port: u16, path: &str) -> Reply {
     Http::connect(port)
         .unwrap()
         .send(
@@ -55,7 +55,7 @@ fn confirm(port: u16, path: &str) -> Reply {
 }
 
 /// The lead's status, from `leads export`.
-fn status_of(dir: &Path, database: &Path, id: i64) -> String {
+pub(crate) fn status_of(dir: &Path, database: &Path, id: i64) -> String {
     let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
     assert!(ok, "{text}");
     let rows: Value = serde_json::from_str(&text).unwrap();

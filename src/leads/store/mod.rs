@@ -6,7 +6,7 @@
 //! it holds even after the file, its `-wal` and `-shm` were deleted or replaced, so a lead would be committed into
 //! a file that is gone at the next restart: every write and every answer from the file checks first that the
 //! configured path still names that file ([`DbPool::check_file`]), and [`probe`] proves for `/healthz` that a
-//! write would be taken, without leaving anything behind.
+//! write would be taken (one row, replaced at each check).
 
 pub mod details;
 mod error;
@@ -237,8 +237,11 @@ pub fn write_checked<T>(
     Ok(result)
 }
 
-/// The health check: a write to the database is taken (inside a transaction that is rolled back, so nothing is left
-/// behind), and the file written is the one at the configured path. A read-only database fails the write.
+/// The health check: a write to the database is committed, as a lead's is, and the file written is the one at the
+/// configured path. Committed, not rolled back: a rolled-back write never leaves SQLite's page cache, so it passed
+/// on a full disk (or a file made immutable under the server) while every lead's commit failed there. The write is
+/// one row, replaced each time (`health_probe` keeps the time of the last check), so it grows nothing; its cost is
+/// one synced commit per check, and checks run one at a time (src/ops).
 pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
     let mut connection = pool.get()?;
     // In line with the leads, as any writer of this process.
@@ -248,10 +251,10 @@ pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     transaction.execute(
-        "INSERT INTO health_probe (checked_at) VALUES (?1)",
+        "INSERT OR REPLACE INTO health_probe (id, checked_at) VALUES (1, ?1)",
         params![now()],
     )?;
-    transaction.rollback()?;
+    transaction.commit()?;
     pool.check_file()
 }
 

@@ -1,0 +1,166 @@
+//! A status link is read in one spelling only (issue 36), through the real binary and its real webhook:
+//!
+//! - a link used once, then spelled otherwise (upper-case hex, one upper-case digit, `until` with a leading zero or
+//!   `%2B`, the lead `0N` or `%2BN`, the parameters swapped, one more parameter) is refused 404 like a bad
+//!   signature, on GET and POST: the lead stays where it is and no second `lead.status` event is queued;
+//! - the guess limit counts an IPv6 /64 as one address (through the application with Rocket's local client, which
+//!   can give a request any remote address: the test server on loopback is reachable from `::1` alone).
+
+use std::path::Path;
+
+use rocket::http::Status;
+use rocket::local::blocking::Client;
+
+use crate::common::process::{TempDir, free_port};
+use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, wait_until};
+use crate::notify::{env, lead, plain_smtp, serve};
+use crate::status_links::{confirm, get, link_for, status_of};
+
+/// The `lead.status` deliveries queued for `id`, from the database (queued in the change's own transaction, so
+/// a change answered is a delivery already there).
+fn status_deliveries(database: &Path, id: i64) -> i64 {
+    let connection =
+        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    connection
+        .busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    connection
+        .query_row(
+            "SELECT COUNT(*) FROM deliveries WHERE kind = 'status' AND lead_id = ?1",
+            [id],
+            |row| row.get(0),
+        )
+        .unwrap()
+}
+
+/// Other spellings of `link` (`/lead-status/<id>/<status>?until=<until>&sig=<sig>`), each naming the same values.
+fn respellings(link: &str) -> Vec<String> {
+    let (path, query) = link.split_once('?').unwrap();
+    let (prefix, status) = path.rsplit_once('/').unwrap();
+    let id = prefix.rsplit_once('/').unwrap().1;
+    let (until, sig) = query
+        .strip_prefix("until=")
+        .unwrap()
+        .split_once("&sig=")
+        .unwrap();
+    let upper = sig.to_uppercase();
+    let one_upper = {
+        let at = sig
+            .find(|c: char| c.is_ascii_alphabetic())
+            .expect("a letter in 32 hex digits");
+        format!(
+            "{}{}{}",
+            &sig[..at],
+            sig[at..=at].to_uppercase(),
+            &sig[at + 1..]
+        )
+    };
+    let with = |id: &str, until: &str, sig: &str| {
+        format!("/lead-status/{id}/{status}?until={until}&sig={sig}")
+    };
+    vec![
+        with(id, until, &upper),
+        with(id, until, &one_upper),
+        with(id, &format!("0{until}"), sig),
+        with(id, &format!("%2B{until}"), sig),
+        with(&format!("0{id}"), until, sig),
+        with(&format!("%2B{id}"), until, sig),
+        format!("/lead-status/{id}/{status}?sig={sig}&until={until}"),
+        format!("{link}&again=1"),
+    ]
+}
+
+#[test]
+fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
+    let dir = TempDir::new("status-spellings");
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let receiver = Receiver::start(&[], Answer::Status(204));
+    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
+    let server = serve(&database, "status-spellings", &env, &[]);
+    let id = lead(server.port, "maria@lopez.example", "spellings-1");
+    let mails = smtp.wait_for_mails(1);
+    let contacted = link_for(&mails[0], "Contacted");
+    let won = link_for(&mails[0], "Won");
+
+    // Used as sent, then the lead moved on by another link: a replay of the first would move it back.
+    assert!(
+        confirm(server.port, &contacted)
+            .text()
+            .contains("moved from New to Contacted")
+    );
+    assert!(
+        confirm(server.port, &won)
+            .text()
+            .contains("moved from Contacted to Won")
+    );
+    assert_eq!(status_deliveries(&database, id), 2);
+
+    let spellings = respellings(&contacted);
+    assert_eq!(spellings.len(), 8);
+    for spelled in &spellings {
+        for reply in [get(server.port, spelled), confirm(server.port, spelled)] {
+            assert_eq!(reply.status, 404, "{spelled}: {}", reply.text());
+            assert!(
+                reply.text().contains("This link is not valid"),
+                "{spelled}: {}",
+                reply.text()
+            );
+        }
+    }
+    assert_eq!(status_of(dir.path(), &database, id), "won");
+    assert_eq!(
+        status_deliveries(&database, id),
+        2,
+        "no further lead.status event"
+    );
+    // As sent, the link is still known as used.
+    assert!(
+        confirm(server.port, &contacted)
+            .text()
+            .contains("This link was already used")
+    );
+    // The webhook got the two changes, and nothing more was queued for it.
+    let events = wait_until("the two lead.status events", || {
+        let events: Vec<_> = receiver
+            .received()
+            .into_iter()
+            .filter(|r| r.json()["event"] == "lead.status")
+            .map(|r| r.json()["to"].as_str().unwrap_or_default().to_string())
+            .collect();
+        (events.len() >= 2).then_some(events)
+    });
+    assert_eq!(events, ["contacted", "won"]);
+    drop(server);
+}
+
+#[test]
+fn status_link_guesses_from_one_ipv6_64_share_one_limit() {
+    let client = Client::tracked(truckins::rocket_with(crate::common::figment(
+        &crate::common::temp_database("status-ipv6"),
+    )))
+    .expect("the application builds");
+    let guess = |from: &str, n: usize| {
+        client
+            .get(format!("/lead-status/1/won?until=1900000000&sig={n:032x}"))
+            .remote(from.parse().unwrap())
+            .dispatch()
+            .status()
+    };
+    // Sixty guesses spread over the addresses of one /64: all counted together.
+    for n in 0..60 {
+        let from = format!("[2001:db8:1:2::{:x}]:4000", n + 1);
+        assert_eq!(guess(&from, n), Status::NotFound, "guess {n}");
+    }
+    assert_eq!(
+        guess("[2001:db8:1:2:ffff:ffff:ffff:ffff]:4000", 60),
+        Status::TooManyRequests,
+        "another address of the same /64"
+    );
+    assert_eq!(
+        guess("[2001:db8:1:3::1]:4000", 61),
+        Status::NotFound,
+        "the next /64 has its own limit"
+    );
+}
