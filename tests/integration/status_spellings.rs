@@ -9,7 +9,6 @@
 use std::path::Path;
 
 use rocket::http::Status;
-use rocket::local::blocking::Client;
 
 use crate::common::process::{TempDir, free_port};
 use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, wait_until};
@@ -137,10 +136,9 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
 
 #[test]
 fn status_link_guesses_from_one_ipv6_64_share_one_limit() {
-    let client = Client::tracked(truckins::rocket_with(crate::common::figment(
-        &crate::common::temp_database("status-ipv6"),
-    )))
-    .expect("the application builds");
+    let client = crate::common::client_with(crate::common::figment(&crate::common::temp_database(
+        "status-ipv6",
+    )));
     let guess = |from: &str, n: usize| {
         client
             .get(format!("/lead-status/1/won?until=1900000000&sig={n:032x}"))
