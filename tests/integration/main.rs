@@ -23,6 +23,7 @@ mod details;
 mod durability;
 mod export;
 mod faults;
+mod forget_traces;
 mod languages;
 mod leads;
 mod leads_language;
