@@ -145,6 +145,11 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         });
     }
     drop(listener);
+    // Notifications stop now too: no new attempt, those under way finished within the same grace as the requests.
+    let mut notifications = notifications;
+    if let Some(notifications) = notifications.as_mut() {
+        notifications.begin_stop();
+    }
 
     // Graceful stop: idle connections close at once, busy ones when answered; after the grace period every one.
     let grace = Duration::from_secs(u64::from(config.shutdown.grace));

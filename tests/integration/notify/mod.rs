@@ -22,6 +22,7 @@ mod language;
 mod report;
 mod retries;
 mod sending;
+mod stop;
 pub mod support;
 
 use std::path::Path;
