@@ -26,7 +26,7 @@ mod limits;
 mod shares;
 mod watchdog;
 
-use std::io;
+use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::task::Poll;
@@ -73,7 +73,9 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let address = SocketAddr::new(config.address, config.port);
     let listener =
         listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
-    println!(
+    // Not println!: a standard output nobody reads any more (`truckins serve | head -1`) must not stop the server.
+    let _ = writeln!(
+        std::io::stdout().lock(),
         "listening on http://{} (up to {} connections, {} from one address; open files limit {})",
         listener.local_addr().unwrap_or(address),
         limits.max_connections,

@@ -15,6 +15,7 @@ mod budget;
 mod carriers;
 mod check;
 mod claims;
+mod cli_guards;
 mod coi;
 mod config_file;
 mod connections;
