@@ -52,7 +52,8 @@ fn main() -> ExitCode {
         Command::Healthcheck { port } => cli::healthcheck::run(&figment, port),
         Command::Check(args) => cli::check::run(args, &figment),
     };
-    match result {
+    // Output that could not be written (other than to a reader that stopped early) fails the command.
+    match result.and_then(|()| cli::out::failure().map_or(Ok(()), Err)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("truckins: {message}");

@@ -5,6 +5,7 @@ use rocket::figment::Figment;
 use truckins::leads::store;
 
 use super::open_existing;
+use super::out::say;
 
 pub fn run(figment: &Figment, file: &std::path::Path) -> Result<(), String> {
     if file.exists() {
@@ -29,7 +30,7 @@ pub fn run(figment: &Figment, file: &std::path::Path) -> Result<(), String> {
     });
     match result {
         Ok((leads, milliseconds)) => {
-            println!(
+            say!(
                 "backed up {leads} leads from {} to {} in {milliseconds} ms",
                 path.display(),
                 file.display()

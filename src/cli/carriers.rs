@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use super::out::say;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use rocket::figment::Figment;
@@ -82,7 +83,7 @@ pub fn run(command: CarriersCommand, figment: &Figment) -> Result<(), String> {
             report.malformed - report.malformed_lines.len() as u64
         );
     }
-    println!(
+    say!(
         "imported {} carriers from {} rows in {:.1} s ({:.0} rows/s); {} malformed rows skipped, {} repeated DOT \
          numbers (the last row kept); census now at {}",
         report.carriers,

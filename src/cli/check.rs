@@ -5,6 +5,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use super::out::say;
 use rocket::figment::Figment;
 use truckins::config;
 use truckins::preflight::{self, Check, Options, Report};
@@ -56,8 +57,8 @@ pub fn run(args: CheckArgs, figment: &Figment) -> Result<(), String> {
         Err(why) => Report::new(vec![Check::fail("settings", why)]),
     };
     match args.format {
-        Format::Text => print!("{}", report.text()),
-        Format::Json => println!("{}", report.json()),
+        Format::Text => super::out::write(&report.text()),
+        Format::Json => say!("{}", report.json()),
     }
     let failed = report.failed();
     if failed.is_empty() {

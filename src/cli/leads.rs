@@ -14,6 +14,7 @@ use truckins::leads::{export, store};
 use truckins::notify::outbox;
 
 use super::open_existing;
+use super::out::say;
 
 #[derive(Subcommand)]
 pub enum LeadsCommand {
@@ -212,17 +213,15 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             match outcome {
                 truckins::status::Outcome::Changed { from, .. } => {
-                    println!("lead {id} is now {status} (was {from})");
+                    say!("lead {id} is now {status} (was {from})");
                     if channels.contains(&truckins::notify::Channel::Webhook) {
-                        println!(
-                            "the webhook gets a lead.status event (the running server sends it)"
-                        );
+                        say!("the webhook gets a lead.status event (the running server sends it)");
                     }
                     Ok(())
                 }
                 truckins::status::Outcome::Already { .. }
                 | truckins::status::Outcome::LinkUsed { .. } => {
-                    println!("lead {id} is already {status}: nothing changed");
+                    say!("lead {id} is already {status}: nothing changed");
                     Ok(())
                 }
                 truckins::status::Outcome::NoLead => Err(format!("no lead has id {id}")),
@@ -261,7 +260,7 @@ fn forget_one(
             .join(", ")
     };
     let verb = if dry_run { "would erase" } else { "erased" };
-    println!(
+    say!(
         "{verb} {} leads{} and {} opt-outs{}",
         erasure.leads.len(),
         if erasure.leads.is_empty() {
@@ -277,30 +276,30 @@ fn forget_one(
         },
     );
     if !erasure.earlier_requests.is_empty() {
-        println!(
+        say!(
             "the same identifier was forgotten before, on {}",
             erasure.earlier_requests.join(", ")
         );
     }
     if dry_run {
-        println!("nothing was changed (--dry-run)");
+        say!("nothing was changed (--dry-run)");
         return Ok(());
     }
-    println!(
+    say!(
         "kept: a record of this request (its date, the counts and a keyed hash of the identifier)"
     );
     if settings.replica_socket.is_some() {
-        println!(
+        say!(
             "the database is replicated: Litestream checkpoints the WAL within its checkpoint interval (a minute), and \
              the replica's history and the daily backups keep the old pages until they age out (30 days)"
         );
         return Ok(());
     }
     match forget::checkpoint(pool).map_err(|e| e.to_string())? {
-        true => println!(
+        true => say!(
             "the database file and its WAL no longer hold it; the daily backups do until they age out (30 days)"
         ),
-        false => println!(
+        false => say!(
             "the WAL could not be emptied now (another process was reading): run `truckins leads forget` again, \
              or it is emptied at the server's next checkpoint"
         ),

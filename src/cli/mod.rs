@@ -10,6 +10,7 @@ pub mod healthcheck;
 pub mod leads;
 pub mod notify;
 pub mod optout;
+pub mod out;
 pub mod outbox;
 pub mod report;
 pub mod serve;

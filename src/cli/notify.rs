@@ -2,6 +2,7 @@
 //! for each exactly what failed (host unreachable, TLS, authentication refused, recipient rejected, the receiver's
 //! answer), so the agency can check a relay or a CRM hook before the first lead depends on it.
 
+use super::out::say;
 use clap::Subcommand;
 use rocket::figment::Figment;
 use truckins::config;
@@ -47,9 +48,9 @@ pub fn run(command: NotifyCommand, figment: &Figment) -> Result<(), String> {
 
 fn report(channel: &'static str, result: Result<String, String>, failed: &mut Vec<&'static str>) {
     match result {
-        Ok(what) => println!("{channel}: ok: {what}"),
+        Ok(what) => say!("{channel}: ok: {what}"),
         Err(why) => {
-            println!("{channel}: FAILED: {why}");
+            say!("{channel}: FAILED: {why}");
             failed.push(channel);
         }
     }

@@ -15,6 +15,7 @@ use truckins::notify::Outbox;
 
 use super::leads::{clip, parse_date, written_unless_closed};
 use super::open_existing;
+use super::out::say;
 
 #[derive(Subcommand)]
 pub enum OptoutCommand {
@@ -140,7 +141,7 @@ fn add(
         .map_err(|e| format!("the opt-out was not recorded: {e}"))?;
     let connection = pool.get().map_err(|e| e.to_string())?;
     let leads = matching(&connection, &revocation).map_err(|e| e.to_string())?;
-    println!(
+    say!(
         "recorded opt-out {} ({} by {}) at {}",
         revocation.id,
         who(&revocation),
@@ -148,16 +149,16 @@ fn add(
         revocation.created_at
     );
     match leads.len() {
-        0 => println!("no lead has this phone number or e-mail address"),
-        n => println!(
+        0 => say!("no lead has this phone number or e-mail address"),
+        n => say!(
             "{n} leads with it are now do_not_contact: {}",
             leads.join(", ")
         ),
     }
     if channels.is_empty() {
-        println!("no notification channel is configured: nobody else is told");
+        say!("no notification channel is configured: nobody else is told");
     } else {
-        println!(
+        say!(
             "the agency's e-mail and webhook go out from the running server within seconds (truckins outbox list)"
         );
     }

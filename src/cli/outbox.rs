@@ -10,6 +10,7 @@ use truckins::notify::outbox;
 
 use super::leads::{clip, written_unless_closed};
 use super::open_existing;
+use super::out::say;
 
 #[derive(Subcommand)]
 pub enum OutboxCommand {
@@ -45,7 +46,7 @@ pub fn run(command: OutboxCommand, figment: &Figment) -> Result<(), String> {
         OutboxCommand::Retry { id: Some(id), .. } => {
             match outbox::retry(&connection, id).map_err(|e| e.to_string())? {
                 Some(before) => {
-                    println!(
+                    say!(
                         "delivery {id} ({before} before) is queued again; the server sends it within seconds"
                     );
                     Ok(())
@@ -57,7 +58,7 @@ pub fn run(command: OutboxCommand, figment: &Figment) -> Result<(), String> {
         }
         OutboxCommand::Retry { id: None, .. } => {
             let count = outbox::retry_all_failed(&connection).map_err(|e| e.to_string())?;
-            println!(
+            say!(
                 "{count} failed deliveries are queued again; the server sends them within seconds"
             );
             Ok(())

@@ -3,8 +3,11 @@
 //! (src/analytics/ counts and builds it); or, with `--email`, queued in the notifications' outbox as an e-mail to
 //! `notify_to`, which the server sends like a lead's (src/notify/compose/report.rs words it).
 
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use super::out::say;
 use rocket::figment::Figment;
 use time::macros::format_description;
 use truckins::analytics::{Range, Report, html, render, report};
@@ -106,7 +109,7 @@ pub fn run(args: ReportArgs, figment: &Figment) -> Result<(), String> {
     match &args.output {
         Some(file) => write_whole(file, &text),
         None => {
-            print!("{text}");
+            super::out::write(&text);
             Ok(())
         }
     }
@@ -138,7 +141,7 @@ fn queue_e_mail(settings: &Settings, pool: &DbPool, report: &Report) -> Result<(
     let mail = ReportMail::new(report, &settings.notify_to);
     let connection = pool.get().map_err(|e| e.to_string())?;
     let id = outbox::enqueue_report(&connection, &mail.to_json()).map_err(|e| e.to_string())?;
-    println!(
+    say!(
         "queued the report as delivery {id} (kind report, e-mail) to {}\nsubject: {}\nthe running server sends it \
          within seconds (if none is running, at its next start); truckins outbox list shows it",
         mail.to.join(", "),
@@ -153,11 +156,19 @@ fn day(flag: &str, text: &str) -> Result<time::Date, String> {
 }
 
 /// Writes `text` beside `file` and renames it over `file`: a reader (a web server, a mail job) never sees half.
+/// Created readable by its owner only (0600, whatever the umask), like the backups and the leads export: the report
+/// names the agency's campaigns and figures, and its campaign tags are visitors' text.
 fn write_whole(file: &Path, text: &str) -> Result<(), String> {
     let mut partial = file.as_os_str().to_owned();
     partial.push(format!(".partial-{}", std::process::id()));
     let partial = PathBuf::from(partial);
-    std::fs::write(&partial, text)
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&partial)
+        .and_then(|mut out| out.write_all(text.as_bytes()))
         .and_then(|()| std::fs::rename(&partial, file))
         .map_err(|error| {
             let _ = std::fs::remove_file(&partial);

@@ -3,6 +3,7 @@
 
 use std::net::IpAddr;
 
+use super::out::say;
 use rocket::figment::Figment;
 use truckins::config;
 
@@ -73,7 +74,7 @@ pub fn run(args: ServeArgs, mut figment: Figment) -> Result<(), String> {
     if let Some(file) = &settings.test_clock {
         truckins::clock::use_test_clock(file);
     }
-    println!(
+    say!(
         "truckins {} starting with:\n{}",
         env!("CARGO_PKG_VERSION"),
         config::describe(&figment, &settings, truckins::site::build_base_url())

@@ -1,16 +1,20 @@
 //! Erasure: `truckins leads forget` (a person's request, by e-mail or phone) and the retention period (leads and
 //! opt-outs older than `lead_retention_days`) erase the same way. A lead keeps what says nobody (its dates, form,
 //! status, insurance type and number of trucks, its consent's wording and version, the attribution's hosts and
-//! campaign tags) and loses every field that could (a claim's or a change request's own fields with the rest); its
-//! deliveries lose their recipient and last error, and the
-//! agency's news of an opt-out that named it loses its payload. With `secure_delete` on every connection (see
-//! `store::pool`) the old bytes are overwritten in the file, and a `TRUNCATE` checkpoint empties the WAL.
+//! campaign tags, unless a tag or host holds the lead's own name, company, e-mail or phone) and loses every field that
+//! could (a claim's or a change request's own fields with the rest); its deliveries lose their recipient and last
+//! error, and the agency's news of an opt-out that named it loses its payload. A request also erases the person's
+//! traces elsewhere ([`super::elsewhere`]: other leads, stored reports, visit counts). With `secure_delete` on every
+//! connection (see `store::pool`) the old bytes are overwritten in the file, and a `TRUNCATE` checkpoint empties the
+//! WAL.
 
 use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use sha2::Sha256;
 
+use super::elsewhere;
 use super::revocations::OptOutNews;
+use super::traces::Traces;
 use crate::leads::store::{self, DbPool, StoreError};
 use crate::leads::validate;
 
@@ -56,6 +60,18 @@ impl Identifier {
             .iter()
             .map(|byte| format!("{byte:02x}"))
             .collect()
+    }
+}
+
+impl Identifier {
+    /// The identifier alone, as a trace to look for.
+    fn traces(&self) -> Traces {
+        let mut traces = Traces::default();
+        match self {
+            Identifier::Email(email) => traces.add_email(email),
+            Identifier::Phone(phone) => traces.add_phone(phone),
+        }
+        traces
     }
 }
 
@@ -122,9 +138,14 @@ pub fn forget(
         if dry_run {
             return Ok(erasure);
         }
+        // Read before the leads lose them: the names and numbers the person gave, looked for elsewhere.
+        let person = person_traces(transaction, identifier, &erasure.leads)?;
         erase_leads(transaction, &erasure.leads, now)?;
         erase_revocations(transaction, &erasure.revocations, now)?;
         erase_news(transaction, &erasure.leads, Some(identifier))?;
+        elsewhere::erase_in_other_rows(transaction, &identifier.traces())?;
+        elsewhere::erase_in_payloads(transaction, &person)?;
+        elsewhere::erase_in_visit_counts(transaction, &person)?;
         transaction.execute(
             "INSERT INTO privacy_requests (requested_at, reason, identifier_hash, leads, revocations) \
              VALUES (?1, 'request', ?2, ?3, ?4)",
@@ -132,6 +153,42 @@ pub fn forget(
         )?;
         Ok(erasure)
     })
+}
+
+/// The identifier and what `leads` say of the person (name, company, e-mail, phone), as traces.
+fn person_traces(
+    transaction: &Transaction<'_>,
+    identifier: &Identifier,
+    leads: &[i64],
+) -> rusqlite::Result<Traces> {
+    let mut traces = identifier.traces();
+    let mut read = transaction
+        .prepare_cached("SELECT name, email, phone, company FROM leads WHERE id = ?1")?;
+    for &id in leads {
+        if let Some(fields) = read
+            .query_row([id], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .optional()?
+        {
+            add_lead(&mut traces, fields);
+        }
+    }
+    Ok(traces)
+}
+
+/// A lead's name, e-mail, phone and company.
+type LeadNames = (String, String, Option<String>, Option<String>);
+
+fn add_lead(traces: &mut Traces, (name, email, phone, company): LeadNames) {
+    traces.add_name(&name);
+    traces.add_email(&email);
+    if let Some(phone) = phone {
+        traces.add_phone(&phone);
+    }
+    if let Some(company) = company {
+        traces.add_name(&company);
+    }
 }
 
 fn ids(connection: &Connection, sql: &str, value: &str) -> rusqlite::Result<Vec<i64>> {
@@ -162,8 +219,9 @@ pub fn erase_leads(
     leads: &[i64],
     now: &str,
 ) -> rusqlite::Result<()> {
-    let mut read = transaction
-        .prepare_cached("SELECT page_url, referrer, landing_page FROM leads WHERE id = ?1")?;
+    let mut read = transaction.prepare_cached(
+        "SELECT page_url, referrer, landing_page, name, email, phone, company FROM leads WHERE id = ?1",
+    )?;
     let mut erase = transaction.prepare_cached(
         "UPDATE leads SET name = '', email = '', phone = NULL, company = NULL, dot_number = NULL, subject = NULL, \
          message = NULL, ip = NULL, user_agent = NULL, page_url = ?2, referrer = ?3, landing_page = ?4, \
@@ -179,16 +237,52 @@ pub fn erase_leads(
         "UPDATE deliveries SET recipient = NULL, last_error = NULL WHERE lead_id = ?1",
     )?;
     for &id in leads {
-        let urls: Option<(Option<String>, Option<String>, Option<String>)> = read
-            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        type Read = (Option<String>, Option<String>, Option<String>, LeadNames);
+        let read: Option<Read> = read
+            .query_row([id], |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    (row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?),
+                ))
+            })
             .optional()?;
-        let Some((page, referrer, landing)) = urls else {
+        let Some((page, referrer, landing, names)) = read else {
             continue;
         };
-        let host = |url: Option<String>| url.as_deref().and_then(host_of);
+        let mut traces = Traces::default();
+        add_lead(&mut traces, names);
+        // A host that names the person (`zelda-quixote.example`) goes too.
+        let host = |url: Option<String>| {
+            url.as_deref()
+                .and_then(host_of)
+                .filter(|host| !traces.holds(host))
+        };
         erase.execute(params![id, host(page), host(referrer), host(landing), now])?;
+        erase_own_tags(transaction, id, &traces)?;
         deliveries.execute([id])?;
     }
+    Ok(())
+}
+
+/// The campaign tags are kept (they say nobody) unless one holds the lead's own name, company, e-mail or phone
+/// (`utm_term=maria@example.com`, `utm_content=Maria Lopez`): that tag is erased whole.
+fn erase_own_tags(transaction: &Transaction<'_>, id: i64, traces: &Traces) -> rusqlite::Result<()> {
+    let tags: [Option<String>; 5] = transaction
+        .prepare_cached(
+            "SELECT utm_source, utm_medium, utm_campaign, utm_term, utm_content FROM leads WHERE id = ?1",
+        )?
+        .query_row([id], |row| {
+            Ok([row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?])
+        })?;
+    let kept = tags.map(|tag| tag.filter(|tag| !traces.holds(tag)));
+    transaction
+        .prepare_cached(
+            "UPDATE leads SET utm_source = ?2, utm_medium = ?3, utm_campaign = ?4, utm_term = ?5, \
+             utm_content = ?6 WHERE id = ?1",
+        )?
+        .execute(params![id, kept[0], kept[1], kept[2], kept[3], kept[4]])?;
     Ok(())
 }
 

@@ -4,9 +4,11 @@
 //! through the outbox), erasure on request and past the retention period ([`forget`], [`retention`]), and one lead's
 //! proof of consent ([`proof`]).
 
+mod elsewhere;
 pub mod forget;
 pub mod proof;
 pub mod retention;
 pub mod revocations;
+pub mod traces;
 
 pub use revocations::{NewRevocation, Revocation, Standing, standings};

@@ -1,10 +1,10 @@
 //! Lead export for the CLI: RFC 4180 CSV (written by the `csv` crate) that is safe to open in a spreadsheet, or JSON.
 //! Both carry every stored column ([`COLUMNS`]): the certificate requests' and the quotes' added details too, and a
 //! claim's or change request's reference and own fields (the CSV a column for each: [`request_columns`]).
-//! A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return could run as a formula in a spreadsheet,
-//! so it is prefixed with an apostrophe (OWASP's advice for CSV injection). A phone number, stored as E.164
-//! (`+15552100142`), is written as people write it, `(555) 210-0142`: nothing a spreadsheet evaluates, and no
-//! apostrophe for the agent to see or copy; the JSON keeps E.164.
+//! A cell that begins with `=`, `+`, `-`, `@` (or their full-width `＝＋－＠`), a tab or a carriage return could run
+//! as a formula in a spreadsheet, so it is prefixed with an apostrophe (OWASP's advice for CSV injection). A phone
+//! number, stored as E.164 (`+15552100142`), is written as people write it, `(555) 210-0142`: nothing a spreadsheet
+//! evaluates, and no apostrophe for the agent to see or copy; the JSON keeps E.164.
 //!
 //! Both are also safe to print in a terminal, whatever an older version stored: no control character (other than
 //! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
@@ -168,9 +168,16 @@ pub fn us_phone(stored: &str) -> Option<String> {
     ))
 }
 
+/// What a formula may begin with: the ASCII starters, a tab and a carriage return, and their full-width (`＝＋－＠`)
+/// and small-form (`﹦﹢﹣﹫`) look-alikes, which spreadsheets in East Asian locales read as the ASCII ones.
+const FORMULA_STARTERS: [char; 14] = [
+    '=', '+', '-', '@', '\t', '\r', '\u{FF1D}', '\u{FF0B}', '\u{FF0D}', '\u{FF20}', '\u{FE66}',
+    '\u{FE62}', '\u{FE63}', '\u{FE6B}',
+];
+
 /// A cell a spreadsheet could run as a formula, prefixed with an apostrophe; any other as it is.
 pub fn neutralise(text: String) -> String {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    if text.starts_with(FORMULA_STARTERS) {
         format!("'{text}")
     } else {
         text
@@ -234,6 +241,16 @@ mod tests {
         );
         assert!(text.contains(",\"line\nbreak\","), "{text}");
         assert_eq!(neutralise("\rx".into()), "'\rx");
+        for wide in [
+            "\u{FF1D}HYPERLINK(1)",
+            "\u{FF0B}1",
+            "\u{FF0D}2",
+            "\u{FF20}SUM(A1)",
+            "\u{FE66}1",
+        ] {
+            assert_eq!(neutralise(wide.into()), format!("'{wide}"));
+        }
+        assert_eq!(neutralise("a\u{FF1D}1".into()), "a\u{FF1D}1");
     }
 
     #[test]

@@ -64,9 +64,16 @@ impl Relay {
         for (key, value) in url.query_pairs() {
             match (&*key, &*value) {
                 ("tls", "none") => plain = true,
+                // Named, never its value: a password put in the wrong place would be printed with it.
+                ("tls", _) => {
+                    return Err(
+                        "`smtp_url`'s option `tls` takes only the value none (tls=none)".into(),
+                    );
+                }
                 _ => {
                     return Err(format!(
-                        "`smtp_url` has an unknown option `{key}={value}`; the only one is tls=none"
+                        "`smtp_url` has an unknown option `{}`; the only one is tls=none",
+                        crate::leads::export::printable(&key)
                     ));
                 }
             }
@@ -265,6 +272,18 @@ mod tests {
         }
         let error = Relay::parse("smtp://u:secret@mail.example.com:25?tls=none").unwrap_err();
         assert!(!error.contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_option_is_named_without_its_value() {
+        let error = Relay::parse("smtp://u@mail.example.com:587?password=hunter2").unwrap_err();
+        assert!(error.contains("`password`"), "{error}");
+        assert!(!error.contains("hunter2"), "{error}");
+        let error = Relay::parse("smtp://u@mail.example.com:587?tls=hunter2").unwrap_err();
+        assert!(
+            error.contains("`tls`") && !error.contains("hunter2"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ mod parse_errors;
 mod shares;
 mod watchdog;
 
-use std::io;
+use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::task::Poll;
@@ -74,7 +74,9 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
     let address = SocketAddr::new(config.address, config.port);
     let listener =
         listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
-    println!(
+    // Not println!: a standard output nobody reads any more (`truckins serve | head -1`) must not stop the server.
+    let _ = writeln!(
+        std::io::stdout().lock(),
         "listening on http://{} (up to {} connections, {} from one address; open files limit {})",
         listener.local_addr().unwrap_or(address),
         limits.max_connections,
@@ -148,6 +150,11 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         });
     }
     drop(listener);
+    // Notifications stop now too: no new attempt, those under way finished within the same grace as the requests.
+    let mut notifications = notifications;
+    if let Some(notifications) = notifications.as_mut() {
+        notifications.begin_stop();
+    }
 
     // Graceful stop: idle connections close at once, busy ones when answered; after the grace period every one.
     let grace = Duration::from_secs(u64::from(config.shutdown.grace));

@@ -424,7 +424,7 @@ fn optout_add_and_list_record_what_came_by_phone_text_email_or_letter() {
 }
 
 /// Whether any of the database's files holds `needle` (as bytes, in any case).
-fn files_holding(database: &Path, needle: &str) -> Vec<String> {
+pub(crate) fn files_holding(database: &Path, needle: &str) -> Vec<String> {
     let needle = needle.to_lowercase();
     let mut found = Vec::new();
     for suffix in ["", "-wal", "-shm", "-journal"] {

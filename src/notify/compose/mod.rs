@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::leads::escape_html;
 
 mod autoreply;
+mod line;
 pub mod optout;
 pub mod report;
 mod rows;
@@ -20,6 +21,7 @@ use crate::leads::store::{Lead, Source};
 use autoreply::AutoSubmitted;
 pub use autoreply::{autoreply_message, autoreply_text};
 use contract::locale::Locale;
+use line::{header_text, one_line};
 pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
@@ -63,15 +65,6 @@ pub fn type_label_in(locale: Locale, value: &str) -> &str {
 
 fn is_quote(lead: &Lead) -> bool {
     lead.source == Source::Quote
-}
-
-/// One line, without control characters: for subjects and table cells built from what a visitor typed.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .trim()
-        .to_string()
 }
 
 /// What the agency's e-mail about a claim starts its subject with (the news of a claim also goes ahead of every
@@ -420,14 +413,17 @@ pub fn agency_message(
 ) -> Result<Message, String> {
     let mut builder = Message::builder()
         .from(from.clone())
-        .subject(agency_subject(lead, kind))
+        .subject(header_text(&agency_subject(lead, kind)))
         .message_id(Some(format!("<{key}@{}>", domain(from))));
     for recipient in to {
         builder = builder.to(recipient.clone());
     }
     match lead.email.parse() {
         Ok(address) => {
-            builder = builder.reply_to(Mailbox::new(Some(one_line(&lead.name)), address))
+            builder = builder.reply_to(Mailbox::new(
+                Some(header_text(&one_line(&lead.name))),
+                address,
+            ))
         }
         // A claim may come without an address: the agency calls back.
         Err(_) if lead.email.is_empty() => {}

@@ -5,7 +5,7 @@
 use lettre::Message;
 use lettre::message::{Mailbox, MultiPart};
 
-use super::{domain, escape_html, one_line};
+use super::{domain, escape_html, header_text, one_line};
 use crate::consent::revocations::OptOutNews;
 use crate::leads::export::us_phone;
 use crate::leads::store::Via;
@@ -152,7 +152,7 @@ pub fn message(
 ) -> Result<Message, String> {
     let mut builder = Message::builder()
         .from(from.clone())
-        .subject(subject(payload))
+        .subject(header_text(&subject(payload)))
         .message_id(Some(format!("<{key}@{}>", domain(from))));
     for recipient in to {
         builder = builder.to(recipient.clone());

@@ -7,7 +7,9 @@
 //! every few seconds, to see re-queues made by the CLI).
 //! A failed attempt is tried again after a growing, jittered wait (`notify_retry_base`, doubling up to an hour) for
 //! at least 24 h, then the delivery is marked failed with its last reason. Deliveries pending at start are simply
-//! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once);
+//! due: nothing is lost by a restart or a SIGKILL (a delivery cut off mid-attempt is sent again: at least once). A
+//! graceful stop begins no attempt but finishes those under way, within `shutdown.grace`, and records them, so that
+//! what the relay took is not sent again;
 //! those of a channel no longer configured are marked failed at start. Outcomes whose write fails are kept in memory
 //! and written before the table is read again (after the idle wait), so their deliveries are not sent again.
 //!
@@ -17,7 +19,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rocket::futures::future::join_all;
 use rocket::futures::stream::{self, StreamExt};
@@ -26,9 +28,15 @@ use rocket::tokio::{self, time};
 use rocket::{Orbit, Rocket};
 use rusqlite::{Connection, OpenFlags};
 
+mod log;
 mod pace;
+mod retry;
+mod unconfigured;
 
+use log::log;
 use pace::{HOLD_STEP, Pace, lower_priority};
+pub use retry::{GIVE_UP_AFTER, retry_delay, update};
+use unconfigured::fail_unconfigured;
 
 use super::mail::Mailer;
 use super::outbox::{self, Due, Update};
@@ -36,7 +44,6 @@ use super::webhook::Webhook;
 use super::{Channel, Outbox};
 use crate::config::Settings;
 use crate::leads::Leads;
-use crate::leads::store::StoreError;
 
 /// How one attempt went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,10 +57,6 @@ pub enum Outcome {
     Withheld(String),
 }
 
-/// Retries stop this long after a delivery was queued; it is then failed.
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
-/// The longest wait between two attempts.
-const LONGEST_WAIT: Duration = Duration::from_secs(60 * 60);
 /// With nothing due, a channel still looks at the table this often (a `truckins outbox retry` from the CLI).
 const IDLE_LOOK: Duration = Duration::from_secs(5);
 /// Deliveries taken from the table at a time.
@@ -63,63 +66,6 @@ const BATCH: u32 = 64;
 const GATHER: Duration = Duration::from_millis(100);
 /// Attempts of one channel under way at once (also the most SMTP connections kept open for it).
 pub const CONCURRENT: usize = 8;
-
-/// The wait before the next attempt, after `attempts` failed ones: `base` seconds doubling each time, at most an
-/// hour, then spread by ±25 % so that deliveries failed together do not all come back together.
-pub fn retry_delay(base: f64, attempts: u32) -> Duration {
-    let doubled = base * 2f64.powi(attempts.saturating_sub(1).min(30) as i32);
-    let wait = doubled.min(LONGEST_WAIT.as_secs_f64());
-    Duration::from_secs_f64(wait * (0.75 + fastrand::f64() * 0.5))
-}
-
-/// What an attempt's outcome writes: sent, the next attempt's time, or failed (refused, or 24 h of trying over).
-pub fn update(outcome: Outcome, due: &Due, base: f64, now_ms: i64) -> Update {
-    match outcome {
-        Outcome::Sent => Update::Sent,
-        Outcome::Failed(reason) => Update::Failed(reason),
-        Outcome::Withheld(reason) => Update::Withheld(reason),
-        Outcome::Retry(reason) => {
-            let attempts = due.attempts + 1;
-            if now_ms - due.queued_ms >= GIVE_UP_AFTER.as_millis() as i64 {
-                Update::Failed(format!(
-                    "gave up after {attempts} attempts in 24 h: {reason}"
-                ))
-            } else {
-                let wait = retry_delay(base, attempts).as_millis() as i64;
-                Update::RetryAt(now_ms + wait, reason)
-            }
-        }
-    }
-}
-
-/// Deliveries of a channel turned off since they were queued: marked failed, for `outbox retry` once it is back on.
-/// Only when there are any: a start with nothing to mark writes nothing, so a read-only database (which `/healthz`
-/// and the leads API already report) adds nothing to the log here.
-fn fail_unconfigured(connection: &Connection, on: &[Channel]) {
-    let reason = |error: rusqlite::Error| StoreError::Sqlite(error).public_reason();
-    let waiting = match outbox::pending_unconfigured(connection, on) {
-        Ok(0) => return,
-        Ok(waiting) => waiting,
-        Err(error) => {
-            rocket::error!(
-                "notifications: cannot look for deliveries waiting on channels that are off: {}",
-                reason(error)
-            );
-            return;
-        }
-    };
-    match outbox::fail_unconfigured(connection, on) {
-        Ok(count) => rocket::warn!(
-            "notifications: {count} pending deliveries of channels not configured now marked failed \
-             (truckins outbox retry --all-failed once the channel is configured again)"
-        ),
-        Err(error) => rocket::error!(
-            "notifications: {waiting} deliveries wait for channels that are not configured now; they could not be \
-             marked failed ({}) and stay pending until the channel is configured again",
-            reason(error)
-        ),
-    }
-}
 
 /// The senders of the channels that are on.
 struct Senders {
@@ -146,11 +92,15 @@ impl Senders {
     }
 }
 
-/// The running worker; [`Worker::stop`] ends it.
+/// The running worker; [`Worker::begin_stop`] and [`Worker::stop`] end it.
 pub struct Worker {
     stop: watch::Sender<bool>,
     /// Closed when the worker's thread has finished.
     finished: oneshot::Receiver<()>,
+    /// Rocket's `shutdown.grace`: how long attempts under way at a stop may take to finish.
+    grace: Duration,
+    /// When the stop was asked for.
+    stopping_since: Option<Instant>,
 }
 
 impl Worker {
@@ -159,6 +109,7 @@ impl Worker {
     /// server's runtime, whose blocking threads then do the worker's database work.
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
         let settings = rocket.state::<Settings>()?.clone();
+        let grace = Duration::from_secs(u64::from(rocket.config().shutdown.grace));
         let outbox = rocket.state::<Leads>()?.outbox.clone();
         let links = rocket
             .state::<crate::status::routes::StatusLinks>()
@@ -217,6 +168,7 @@ impl Worker {
                             blocking: blocking.clone(),
                             base: settings.notify_retry_base,
                             stopped: stopped.clone(),
+                            grace,
                             pace: pace.clone(),
                         }
                         .run()
@@ -226,7 +178,12 @@ impl Worker {
                 drop(finished_tx);
             });
         match spawned {
-            Ok(_) => Some(Worker { stop, finished }),
+            Ok(_) => Some(Worker {
+                stop,
+                finished,
+                grace,
+                stopping_since: None,
+            }),
             Err(error) => {
                 rocket::error!("notifications not started: no thread for them: {error}");
                 None
@@ -234,12 +191,22 @@ impl Worker {
         }
     }
 
-    /// Stops every channel: an attempt under way is dropped (and made again at the next start), so this never waits
-    /// on a receiver, and at most a second on the worker (its last outcomes written), keeping the whole stop within
-    /// the 10 s a container runtime gives.
-    pub async fn stop(self) {
+    /// Tells every channel to stop, at the start of the server's graceful stop: no attempt begins after it, and each
+    /// one under way is finished and its outcome written (see [`Lane::run`]), within `shutdown.grace`, beside the
+    /// requests that finish meanwhile.
+    pub fn begin_stop(&mut self) {
         let _ = self.stop.send(true);
-        let _ = time::timeout(Duration::from_secs(1), self.finished).await;
+        self.stopping_since.get_or_insert_with(Instant::now);
+    }
+
+    /// Waits for the channels to have stopped: at most the grace and a second (their last outcomes written) from
+    /// [`Worker::begin_stop`], so that a receiver that never answers cannot hold the stop beyond what a container
+    /// runtime gives (10 s); such an attempt is left pending and made again at the next start.
+    pub async fn stop(mut self) {
+        self.begin_stop();
+        let since = self.stopping_since.unwrap_or_else(Instant::now);
+        let deadline = since + self.grace + Duration::from_secs(1);
+        let _ = time::timeout_at(deadline.into(), self.finished).await;
     }
 }
 
@@ -266,6 +233,8 @@ struct Lane {
     blocking: tokio::runtime::Handle,
     base: f64,
     stopped: watch::Receiver<bool>,
+    /// Rocket's `shutdown.grace`.
+    grace: Duration,
     pace: Arc<Pace>,
 }
 
@@ -350,34 +319,58 @@ impl Lane {
                     Vec::new()
                 }
             };
-            // Outcomes are written together once the batch is done (one commit, not one per delivery). An attempt
-            // cut short by the stop is left pending: it is made again at the next start.
+            // Outcomes are written together once the batch is done (one commit, not one per delivery).
             let mut stopped = self.stopped.clone();
             let done = Mutex::new(Vec::with_capacity(batch.len()));
             let lane = &self;
             // The urgent ones (a claim's news, first in the batch) are finished before the others begin: sent side
             // by side, the others could reach the relay first.
             let (urgent, others): (Vec<&Due>, Vec<&Due>) = batch.iter().partition(|due| due.urgent);
-            let work = async {
-                for group in [urgent, others] {
-                    stream::iter(group)
-                        .for_each_concurrent(CONCURRENT, |due| {
-                            let done = &done;
-                            async move {
-                                let outcome = lane.senders.deliver(due).await;
-                                let update = update(outcome, due, lane.base, outbox::now_ms());
-                                log(due, &update);
-                                done.lock()
-                                    .unwrap_or_else(PoisonError::into_inner)
-                                    .push((due.id, update));
-                            }
-                        })
-                        .await;
+            let stopping = {
+                let work = async {
+                    for group in [urgent, others] {
+                        stream::iter(group)
+                            .for_each_concurrent(CONCURRENT, |due| {
+                                let done = &done;
+                                async move {
+                                    // After the stop nothing begins: the rest stays pending, for the next start.
+                                    if *lane.stopped.borrow() {
+                                        return;
+                                    }
+                                    let outcome = lane.senders.deliver(due).await;
+                                    let update = update(outcome, due, lane.base, outbox::now_ms());
+                                    log(due, &update);
+                                    done.lock()
+                                        .unwrap_or_else(PoisonError::into_inner)
+                                        .push((due.id, update));
+                                }
+                            })
+                            .await;
+                    }
+                };
+                tokio::pin!(work);
+                let stopping = tokio::select! {
+                    _ = &mut work => false,
+                    _ = stopped.changed() => true,
+                };
+                // Attempts under way at the stop are finished, not dropped: the relay may already have taken the
+                // message, and one dropped before its answer is recorded would go again at the next start, the
+                // same Message-ID twice. Only one still unanswered after the grace is dropped and left pending.
+                if stopping {
+                    rocket::warn!(
+                        "notifications: stopping; the {} attempts under way are finished first (within {} s)",
+                        channel.as_str(),
+                        self.grace.as_secs()
+                    );
                 }
-            };
-            let stopping = tokio::select! {
-                _ = work => false,
-                _ = stopped.changed() => true,
+                if stopping && time::timeout(self.grace, &mut work).await.is_err() {
+                    rocket::warn!(
+                        "notifications: {} attempts still unanswered after the stop's grace are left pending \
+                         (made again at the next start)",
+                        channel.as_str()
+                    );
+                }
+                stopping
             };
             let updates = done.into_inner().unwrap_or_else(PoisonError::into_inner);
             if let Err(error) = self.write(&mut kept, updates).await {
@@ -421,29 +414,6 @@ impl Lane {
                 _ = self.stopped.changed() => return,
             }
         }
-    }
-}
-
-/// One line in the log for an attempt that did not go through (and, at info level, one that did).
-fn log(due: &Due, update: &Update) {
-    let about = match &due.about {
-        super::outbox::About::Lead(lead) => format!("lead {}", lead.id),
-        super::outbox::About::Report(_) => "report".into(),
-        super::outbox::About::OptOut(_) => "opt-out".into(),
-        super::outbox::About::Status(_, lead) => format!("lead {}", lead.id),
-    };
-    let (channel, id) = (due.channel.as_str(), due.id);
-    match update {
-        Update::Sent => rocket::info!("{about}: {channel} delivery {id} sent"),
-        Update::RetryAt(at, reason) => rocket::warn!(
-            "{about}: {channel} delivery {id} not sent (attempt {}), next try in {:.1} s: {reason}",
-            due.attempts + 1,
-            (at - outbox::now_ms()) as f64 / 1000.0
-        ),
-        Update::Failed(reason) => rocket::error!(
-            "{about}: {channel} delivery {id} FAILED for good: {reason} (truckins outbox retry {id})"
-        ),
-        Update::Withheld(reason) => rocket::info!("{about}: {channel} delivery {id} {reason}"),
     }
 }
 

@@ -83,6 +83,7 @@ fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
             blocking: tokio::runtime::Handle::current(),
             base: 10.0,
             stopped,
+            grace: Duration::from_secs(5),
             pace: Arc::new(Pace::new(Outbox::new(&Settings::default()))),
         };
         let mut kept = Vec::new();

@@ -17,10 +17,12 @@
 //! `sending.rs` has what is sent and to whom (content, headers, signatures, TLS, `notify test`); `retries.rs` what
 //! happens when it cannot be sent (down, refused, hanging, restarts) and what is never sent (spam, limits).
 
+mod headers;
 mod language;
 mod report;
 mod retries;
 mod sending;
+mod stop;
 pub mod support;
 
 use std::path::Path;

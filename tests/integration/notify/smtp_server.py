@@ -3,12 +3,14 @@ AUTH, that writes every message it accepts to DIR/mail-N.json (envelope, decoded
 as DIR/control.json says at the time (read on every command, so a test can change it while the server runs):
 {"data": "451 4.3.0 Try again later", "times": 1} answers DATA so once, {"rcpt": "550 5.1.1 No such user"}
 answers RCPT TO so; "times" -1 (the default) is for ever; "only": ADDRESS limits a "rcpt" answer to that recipient;
-an absent or empty file accepts everything.
+an absent or empty file accepts everything. {"hold": true} takes each message (written to DIR as below) but holds
+its answer to DATA until "hold" is gone: a relay that has the message while its sender is still waiting.
 
 Usage: python3 smtp_server.py --port P --dir DIR [--cert CERT --key KEY] [--auth USER:PASSWORD]
 """
 
 import argparse
+import asyncio
 import email
 import email.policy
 import json
@@ -57,6 +59,13 @@ class Handler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
+    def _holding(self):
+        try:
+            with open(os.path.join(self.directory, "control.json")) as file:
+                return bool(json.load(file).get("hold"))
+        except (OSError, ValueError):
+            return False
+
     async def handle_DATA(self, server, session, envelope):
         reply = self._control("data")
         if reply:
@@ -83,6 +92,8 @@ class Handler:
         with open(name + ".partial", "w") as file:
             json.dump(record, file)
         os.rename(name + ".partial", name)
+        while self._holding():
+            await asyncio.sleep(0.02)
         return "250 2.0.0 OK queued"
 
 

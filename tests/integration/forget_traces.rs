@@ -1,0 +1,140 @@
+//! `truckins leads forget` erases a person's traces beyond their own fields (issue 36): campaign tags and addresses
+//! that hold their e-mail or name, another lead's message that quotes their address, the owner's report waiting in
+//! the outbox (it lists campaigns), and the visit counts (their campaign tags). The database's bytes are searched
+//! afterwards, as `consent.rs` does for the person's own fields.
+
+use serde_json::{Value, json};
+
+use crate::common::process::{Http, TempDir};
+use crate::consent::files_holding;
+use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve};
+
+const EMAIL: &str = "zelda.quixote@forget.example";
+const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+fn export_json(dir: &std::path::Path, database: &std::path::Path) -> Vec<Value> {
+    let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
+    assert!(ok, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_counts() {
+    let dir = TempDir::new("forget-traces");
+    let database = dir.path().join("leads.db");
+    let mut server = serve(&database, "serve", &[], &[]);
+    // A visit whose campaign tags carry the address and the name, counted by the analytics.
+    let visit = Http::connect(server.port)
+        .unwrap()
+        .get(
+            "/?utm_source=newsletter&utm_campaign=zelda.quixote%40forget.example&utm_medium=Zelda-Quixote",
+            &[
+                ("User-Agent", FIREFOX),
+                ("Accept", "text/html"),
+                ("Accept-Language", "en-US"),
+            ],
+        )
+        .unwrap();
+    assert_eq!(visit.status, 200);
+    let mut zelda = quote(EMAIL, "traces-1");
+    zelda["name"] = json!("Zelda Quixote");
+    zelda["company"] = json!("Windmill Freight");
+    zelda["utm_term"] = json!(EMAIL);
+    zelda["utm_content"] = json!("Zelda Quixote");
+    zelda["utm_medium"] = json!("email");
+    zelda["referrer"] = json!("https://mail.example.com/read?to=zelda.quixote%40forget.example");
+    zelda["landing_page"] = json!("https://www.example.com/?email=zelda.quixote@forget.example");
+    let reply = post(server.port, "/api/leads/quote", &zelda);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let id = reply.json()["id"].as_i64().unwrap();
+    // Someone else's lead that quotes her address, and campaign tags with it.
+    let mut other = quote("partner@else.example", "traces-2");
+    other["utm_term"] = json!(format!("ref {EMAIL}"));
+    let reply = post(server.port, "/api/leads/quote", &other);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let other = reply.json()["id"].as_i64().unwrap();
+    let message = post(
+        server.port,
+        "/api/leads/contact",
+        &json!({
+            "name": "Pat Partner",
+            "email": "pat@else.example",
+            "subject": "Fleet",
+            "message": format!("Please also write to {EMAIL} about the fleet."),
+        }),
+    );
+    assert_eq!(message.status, 201, "{}", message.text());
+    let contact = message.json()["id"].as_i64().unwrap();
+    lead(server.port, "bystander@else.example", "traces-3");
+    // The visit counts are written at the stop.
+    assert!(server.terminate().success());
+    // The owner's report, waiting in the outbox (no server sends it), lists the campaigns.
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let (ok, text) = cli(
+        dir.path(),
+        &database,
+        &["report", "--email", "--since", &today, "--until", &today],
+        &env(Some(&plain_smtp(9)), None),
+    );
+    assert!(ok, "{text}");
+    for trace in [EMAIL, "zelda.quixote%40forget.example", "zelda-quixote"] {
+        assert!(
+            !files_holding(&database, trace).is_empty(),
+            "{trace:?} is in the files at first"
+        );
+    }
+
+    let (ok, text) = cli(
+        dir.path(),
+        &database,
+        &["leads", "forget", "--email", EMAIL],
+        &[],
+    );
+    assert!(ok && text.contains("erased 1 leads"), "{text}");
+    for trace in [
+        "zelda.quixote",
+        "zelda quixote",
+        "zelda-quixote",
+        "quixote%40",
+        "windmill freight",
+    ] {
+        assert_eq!(
+            files_holding(&database, trace),
+            Vec::<String>::new(),
+            "{trace:?} left"
+        );
+    }
+    let rows = export_json(dir.path(), &database);
+    let row = |id: i64| rows.iter().find(|row| row["id"] == id).unwrap().clone();
+    let erased = row(id);
+    assert_eq!(erased["utm_term"], Value::Null);
+    assert_eq!(erased["utm_content"], Value::Null);
+    // The tags that say nobody stay, as do the hosts.
+    assert_eq!(erased["utm_source"], "google");
+    assert_eq!(erased["utm_medium"], "email");
+    assert_eq!(erased["utm_campaign"], "hotshot-fall");
+    assert_eq!(erased["referrer"], "https://mail.example.com");
+    // The other people's leads keep what is theirs, without her address.
+    let other = row(other);
+    assert_eq!(other["email"], "partner@else.example");
+    assert_eq!(other["utm_term"], Value::Null);
+    assert_eq!(other["utm_campaign"], "hotshot-fall");
+    assert_eq!(
+        row(contact)["message"],
+        "Please also write to (erased) about the fleet."
+    );
+    // The report is still one the server can send.
+    let connection = rusqlite::Connection::open(&database).unwrap();
+    let payload: String = connection
+        .query_row(
+            "SELECT payload FROM deliveries WHERE kind = 'report'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    let report: Value = serde_json::from_str(&payload).unwrap();
+    assert!(
+        report["html"].as_str().unwrap().contains("<html"),
+        "{report}"
+    );
+}
