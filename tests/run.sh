@@ -2,8 +2,8 @@
 # Runs every test of the project, in the order a failure is cheapest to find:
 #   formatting -> the Rust tests' debug build, linted by clippy as it compiles, and the Rust unit and integration
 #   tests (real embedded site), with the release build beside them -> the binary alone serves the site -> every
-#   page is valid HTML (Nu Html Checker) -> browser suite (Playwright in Debian's Chromium against the release
-#   binary on loopback).
+#   page is valid HTML (Nu Html Checker) -> a copy of the project with its target/ builds its own content -> browser
+#   suite (Playwright in Debian's Chromium against the release binary on loopback).
 # On a fresh machine it installs what it needs (Chromium and a Java runtime through apt when run as root) or says
 # what is missing.
 set -euo pipefail
@@ -162,6 +162,9 @@ python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_mod
   "$portable/truckins.db.link-key"
 kill "$server"; wait "$server" 2>/dev/null || true
 rm -rf "$portable"
+
+step "A copy of the project with its target/ and other facts builds and serves its own content (tests/copied_project.py)"
+python3 tests/copied_project.py .
 
 step "Browser tests (Playwright, $($CHROMIUM --version 2>/dev/null | head -1))"
 E2E_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
