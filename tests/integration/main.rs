@@ -21,6 +21,7 @@ mod config_file;
 mod connections;
 mod consent;
 mod details;
+mod docs;
 mod durability;
 mod edge_answers;
 mod export;
