@@ -83,7 +83,7 @@ fn quote_rules_use_the_spec_messages() {
         (
             ("vehicle_count", ""),
             "vehicle_count",
-            "Please select vehicle count",
+            "Please enter the number of vehicles",
         ),
         (
             ("vehicle_count", "0"),

@@ -194,7 +194,7 @@ pub const INSURANCE_TYPE: Field = Field {
 /// DECISIONS 10: a whole number from 1.
 pub const VEHICLE_COUNT: Field = Field {
     required: true,
-    missing: Some("Please select vehicle count"),
+    missing: Some("Please enter the number of vehicles"),
     invalid: Some("Invalid vehicle count format"),
     range: Some((1, 100_000)),
     // The spec's "Invalid vehicle count format" is about a value that is no number; a number the server will not take
