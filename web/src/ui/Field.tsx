@@ -143,6 +143,7 @@ export function RadioGroup({
   legend,
   choices,
   optional = false,
+  required = !optional,
   hint,
   error,
   invalid,
@@ -154,6 +155,8 @@ export function RadioGroup({
   legend: string;
   choices: readonly { value: string; label: string }[];
   optional?: boolean;
+  /** A choice must be made (by default, when the group is not optional). */
+  required?: boolean;
   hint?: string;
   /** The message shown (or the template's marker). */
   error?: string;
@@ -164,7 +167,9 @@ export function RadioGroup({
   columns?: boolean;
 }) {
   return (
-    <fieldset id={id} role="radiogroup" {...describedBy(id, { hint: Boolean(hint), error: invalid ? 'invalid' : undefined })}>
+    // Said on the group with aria-required: a `required` radio button would be exposed as invalid before anything
+    // was sent, as the browser's own check fails while none is chosen.
+    <fieldset id={id} role="radiogroup" aria-required={required || undefined} {...describedBy(id, { hint: Boolean(hint), error: invalid ? 'invalid' : undefined })}>
       <legend className="block text-sm font-semibold text-ink">
         {legend}
         {optional && <span className="font-normal text-muted">{` ${t('(optional)')}`}</span>}
