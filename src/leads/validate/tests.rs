@@ -133,6 +133,21 @@ fn quote_rules_use_the_spec_messages() {
     );
 }
 
+/// The quote form flags the required fields left empty in the browser, with the contract's `empty_message`, when it
+/// refuses to send without consent: the server must say the same of them.
+#[test]
+fn an_empty_quote_is_answered_with_each_required_fields_empty_message() {
+    let errors = quote(&fields(&[])).expect_err("invalid");
+    for field in rules::QUOTE.fields {
+        assert_eq!(
+            errors.get(field.name).copied(),
+            field.empty_message(),
+            "{}",
+            field.name
+        );
+    }
+}
+
 #[test]
 fn optional_quote_fields_may_be_empty() {
     let mut pairs = good_quote();

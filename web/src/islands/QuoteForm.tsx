@@ -1,7 +1,7 @@
 // The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
-import { markers, quoteForm, type QuoteField } from '@contract';
+import { markers, quoteEmptyMessages, quoteForm, type QuoteField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { LinkedWords } from '../ui/LinkedWords';
@@ -33,11 +33,14 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
   const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
-    // Consent unticked: the spec's toast, and the same words beside the box, which takes focus.
+    // Consent unticked: the spec's toast, and the same words beside the box. Nothing is sent without consent, so every
+    // required field left empty is flagged too, in the server's words: one send says all that is missing. Focus goes
+    // to the first field flagged.
     refuse: (fields) => {
       if (fields.consent) return undefined;
       const description = t('Please agree to our communication terms to proceed.');
-      return { toast: { title: t('Consent Required'), description, variant: 'destructive' }, errors: { consent: description } };
+      const empty = Object.entries(quoteEmptyMessages).filter(([name]) => !fields[name]?.trim());
+      return { toast: { title: t('Consent Required'), description, variant: 'destructive' }, errors: { ...Object.fromEntries(empty), consent: description } };
     },
     body: (fields) => ({ ...fields, consent: true }),
     // The thank-you state: "Speed up your quote" with the token the 201 answer carries.

@@ -89,6 +89,18 @@ impl Field {
         }
     }
 
+    /// What the server says of this field left empty: its `missing` message, else its `min` limit's, else its
+    /// `invalid` one; none for a field that may be left empty. The quote form says it in the browser too, for the
+    /// fields it flags beside the consent it refuses before sending (src/leads/validate's tests hold the server to it).
+    pub fn empty_message(&self) -> Option<&'static str> {
+        if !self.required {
+            return None;
+        }
+        self.missing
+            .or(self.min.map(|limit| limit.message))
+            .or(self.invalid)
+    }
+
     /// The `missing` message; for fields that have one.
     pub const fn missing_message(&self) -> &'static str {
         match self.missing {
