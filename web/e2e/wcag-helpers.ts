@@ -1,6 +1,7 @@
-// Shared by wcag.spec.ts: the page kinds it walks, WCAG's text-spacing override, a paused fake clock, a quote form
-// filled in, and what the browser can measure of a page: sideways overflow, a header's controls off screen or out of
-// the header, a select whose shown option is cut, the focused element, and a focus indicator's contrast.
+// Shared by wcag.spec.ts and wcag-walk.spec.ts: the page kinds they walk, WCAG's text-spacing override, a paused
+// fake clock, a quote form filled in, and what the browser can measure of a page: sideways overflow, a header's
+// controls off screen or out of the header, a select whose shown option is cut, the focused element, a focus
+// indicator's contrast, a toast over the focused element, a field's border contrast, and what Chromium exposes.
 import type { Locator, Page } from '@playwright/test';
 
 /** One page of each kind the site has, by its English address (the Spanish is the same below /es). */
@@ -339,4 +340,73 @@ export function pageTextsMatching(page: Page, pattern: RegExp) {
     },
     { source: pattern.source, flags: pattern.flags },
   );
+}
+
+/**
+ * Where the focused element meets a toast that can be seen: for each `.toast` shown (checkVisibility) whose box
+ * overlaps the focused element's, a line saying both boxes. Empty when nothing is focused under a toast.
+ */
+export function focusUnderToasts(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return ['nothing has focus'];
+    const box = element.getBoundingClientRect();
+    const span = (b: DOMRect) => `x=${Math.round(b.left)}..${Math.round(b.right)} y=${Math.round(b.top)}..${Math.round(b.bottom)}`;
+    return [...document.querySelectorAll('.toast')]
+      .filter((toast) => toast.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+      .map((toast) => toast.getBoundingClientRect())
+      .filter((over) => box.bottom > over.top && box.top < over.bottom && box.right > over.left && box.left < over.right)
+      .map((over) => `${element.tagName.toLowerCase()}#${element.id} at ${span(box)} under a toast at ${span(over)}`);
+  });
+}
+
+/**
+ * A field's border against what is on either side of it: the field's own background and the first opaque one
+ * around it (colours through a canvas, so any colour space is read). The lower WCAG ratio of the two.
+ */
+export function borderContrast(field: Locator) {
+  return field.evaluate((element) => {
+    const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const rgb = (color: string, under = 'rgb(255, 255, 255)') => {
+      context.fillStyle = under;
+      context.fillRect(0, 0, 1, 1);
+      context.fillStyle = color;
+      context.fillRect(0, 0, 1, 1);
+      return [...context.getImageData(0, 0, 1, 1).data].slice(0, 3) as [number, number, number];
+    };
+    const luminance = (c: [number, number, number]) =>
+      c.map((v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const ratio = (a: [number, number, number], b: [number, number, number]) => {
+      const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+      return (high + 0.05) / (low + 0.05);
+    };
+    let around = 'rgb(255, 255, 255)';
+    for (let up = element.parentElement; up; up = up.parentElement) {
+      const color = getComputedStyle(up).backgroundColor;
+      if (rgb(color, 'rgb(0, 0, 0)').join() === rgb(color).join()) {
+        around = color;
+        break;
+      }
+    }
+    const style = getComputedStyle(element);
+    const inside = rgb(style.backgroundColor, around);
+    const border = rgb(style.borderTopColor, around);
+    const outside = rgb(around);
+    const ratios = [ratio(border, inside), ratio(border, outside)];
+    return { ratio: Math.min(...ratios), summary: `border ${style.borderTopColor} (${style.borderTopWidth}), inside ${style.backgroundColor}, around ${around}: ${ratios.map((r) => r.toFixed(2)).join(' and ')}:1` };
+  });
+}
+
+/** An element's accessibility properties as Chromium exposes them (invalid, required, ...), through the DevTools protocol. */
+export async function axProperties(page: Page, selector: string): Promise<Record<string, unknown>> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    if (!nodeId) throw new Error(`no element matches ${selector}`);
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return Object.fromEntries((nodes[0]?.properties ?? []).map((property) => [property.name, property.value.value]));
+  } finally {
+    await cdp.detach();
+  }
 }

@@ -66,7 +66,7 @@ async function renderOnce(route: Route, toaster: boolean): Promise<{ body: strin
   const islands = new Set<IslandName>();
   const { prelude } = await prerender(
     <IslandCollector islands={islands}>
-      <Layout path={route.path} toaster={toaster}>
+      <Layout path={route.path} languageSwitch={route.languageSwitch} toaster={toaster}>
         {route.render()}
       </Layout>
     </IslandCollector>,

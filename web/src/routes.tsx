@@ -1,6 +1,6 @@
 // Every page of the site, in one list: its path, the file the prerender writes, its <head> and its component.
 // sitemap.xml and the human-readable /sitemap are built from this list, so a page cannot be left out of either.
-import { changeForm, changeMessages, claimForm, coiForm, contactForm, detailsForm, markers, optOutForm, quoteForm, routes as addresses } from '@contract';
+import { changeForm, changeMessages, claimForm, coiForm, contactForm, detailsForm, markers, optOutForm, quoteForm, routes as addresses, type FormId } from '@contract';
 import { locale } from '@i18n/locale';
 import { t } from '@i18n/pages';
 import type { ReactElement } from 'react';
@@ -67,6 +67,9 @@ export interface Route {
   file: string;
   head: Head;
   render: () => ReactElement;
+  /** The page whose other-language version the language switch leads to, when not this one (a form's correction
+   * page, which only a post answers with, switches to the form's own page). */
+  languageSwitch?: string;
   /** For sitemap.xml; pages without it (the error pages) are not listed. */
   sitemap?: { lastmod?: string; group: string; label: string };
 }
@@ -178,6 +181,11 @@ export function errorRoutes(): Route[] {
   // know it), and a change is not in force until the agency confirms it.
   const claimReceived = pageCopy<ClaimCopy>('report-a-claim').received;
   const change = pageCopy<ChangeCopy>('policy-change');
+  // A form's correction page: its language switch leads to the form's page in the other language.
+  const correction = (file: string, form: FormId | 'optOut', formPage: Link): Route => ({
+    ...error(file, t('Please Check Your Details'), () => <FormCorrection form={form} />),
+    languageSwitch: formPage.href,
+  });
   const landing = (path: string, title: string, render: () => ReactElement): Route => ({ ...error(`${path.slice(1)}/index.html`, title, render), path });
   // The request's reference, which the server fills in after a plain form post (`?reference=`); hidden when empty.
   const reference = (
@@ -189,16 +197,16 @@ export function errorRoutes(): Route[] {
     thanks(thankYouPaths.quote, 'Quote request submitted!', 'A trucking insurance specialist will contact you shortly.'),
     thanks(thankYouPaths.contact, 'Message received!', "Thank you for contacting us. We'll respond shortly."),
     thanks(thankYouPaths.coi, 'Certificate request received!', 'We will e-mail the certificate, usually the same business day. If a load is waiting on it, call us too.'),
-    error(quoteForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="quote" />),
-    error(contactForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="contact" />),
-    error(coiForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="coi" />),
+    correction(quoteForm.correctionPage, 'quote', pages.quote),
+    correction(contactForm.correctionPage, 'contact', pages.contact),
+    correction(coiForm.correctionPage, 'coi', pages.certificateRequest),
     landing(thankYouPaths.claim, claimReceived.heading, () => (
       <ThankYou title={claimReceived.heading} text={claimReceived.text}>
         {reference}
         <p className="mt-4 text-muted">{claimReceived.emailed}</p>
       </ThankYou>
     )),
-    error(claimForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="claim" />),
+    correction(claimForm.correctionPage, 'claim', pages.reportAClaim),
     landing(thankYouPaths.change, change.received.heading, () => (
       <ThankYou title={change.received.heading} text={change.received.text}>
         {reference}
@@ -206,10 +214,10 @@ export function errorRoutes(): Route[] {
         <p className="mt-2 text-muted">{change.after_hours}</p>
       </ThankYou>
     )),
-    error(changeForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="change" />),
+    correction(changeForm.correctionPage, 'change', pages.policyChange),
     // What happens after an opt-out, in content/pages/opt-out.toml's words (the form's "received" panel shows them too).
     { ...error(`${thankYouPaths.optOut.slice(1)}/index.html`, optOutReceived.heading, () => <OptOutReceived />), path: thankYouPaths.optOut },
-    error(optOutForm.correctionPage, t('Please Check Your Details'), () => <FormCorrection form="optOut" />),
+    correction(optOutForm.correctionPage, 'optOut', pages.optOut),
     error(detailsForm.correctionPage, t('Quote request submitted!'), () => <QuoteDetailsOffer />),
     thanks(detailsForm.thankYou, 'Details received!', 'Thank you: your specialist has what the underwriters ask for, and will call you soon.'),
     error(errorPages.notFound, t('Page Not Found'), () => <NotFound />),

@@ -16,7 +16,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("Please enter a valid US phone number", "Escriba un número de teléfono válido de EE. UU."),
     ("Company name must be less than 200 characters", "El nombre de la compañía debe tener menos de 200 caracteres"),
     ("Please select an insurance type", "Seleccione un tipo de seguro"),
-    ("Please select vehicle count", "Seleccione la cantidad de vehículos"),
+    ("Please enter the number of vehicles", "Escriba la cantidad de vehículos"),
     ("Invalid vehicle count format", "La cantidad de vehículos no es válida"),
     ("Number of vehicles must be from 1 to 100,000", "La cantidad de vehículos debe ser de 1 a 100.000"),
     ("DOT number must be 1-8 digits", "El número DOT debe tener de 1 a 8 dígitos"),

@@ -60,6 +60,20 @@ pub fn typescript_for(locale: Locale) -> String {
     for form in forms::FORMS {
         export(&format!("{}Form", form.id), &form_json(form, locale));
     }
+    // The quote's required fields (but consent, whose words are the form's own) and what the server says of each
+    // left empty: the form flags them with the consent it refuses before sending anything.
+    let quote_empty: Map<String, Value> = forms::QUOTE
+        .fields
+        .iter()
+        .filter(|field| field.name != forms::CONSENT.name)
+        .filter_map(|field| {
+            Some((
+                field.name.to_string(),
+                json!(locale.text(field.empty_message()?)),
+            ))
+        })
+        .collect();
+    export("quoteEmptyMessages", &Value::Object(quote_empty));
     export("detailsForm", &form_json(&forms::DETAILS, locale));
     export("optOutForm", &form_json(&forms::OPT_OUT, locale));
     export(

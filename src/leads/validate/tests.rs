@@ -83,7 +83,7 @@ fn quote_rules_use_the_spec_messages() {
         (
             ("vehicle_count", ""),
             "vehicle_count",
-            "Please select vehicle count",
+            "Please enter the number of vehicles",
         ),
         (
             ("vehicle_count", "0"),
@@ -131,6 +131,21 @@ fn quote_rules_use_the_spec_messages() {
         quote_error(("email", long_email.leak())).get("email"),
         Some(&"Email must be less than 255 characters")
     );
+}
+
+/// The quote form flags the required fields left empty in the browser, with the contract's `empty_message`, when it
+/// refuses to send without consent: the server must say the same of them.
+#[test]
+fn an_empty_quote_is_answered_with_each_required_fields_empty_message() {
+    let errors = quote(&fields(&[])).expect_err("invalid");
+    for field in rules::QUOTE.fields {
+        assert_eq!(
+            errors.get(field.name).copied(),
+            field.empty_message(),
+            "{}",
+            field.name
+        );
+    }
 }
 
 #[test]

@@ -191,7 +191,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
     const control = field.control ?? 'text';
     const body =
       control === 'class' ? (
-        <RadioGroup id={id(field.name)} name={field.name} legend={field.label} choices={changeChoices.licenseClass} optional={common.optional} error={error(field.name)} invalid={Boolean(errors[field.name])} />
+        <RadioGroup id={id(field.name)} name={field.name} legend={field.label} choices={changeChoices.licenseClass} optional={common.optional} required={common.required} error={error(field.name)} invalid={Boolean(errors[field.name])} />
       ) : control === 'textarea' ? (
         textarea(field.name, field.label, common)
       ) : (

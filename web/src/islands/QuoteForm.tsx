@@ -1,7 +1,7 @@
 // The quote form (home hero, /get-quote, product pages; compact in the product sidebar). It posts JSON to the
 // leads API and shows the spec's toasts; without JavaScript it is a plain form posting to the same address.
 // Rendered with `template` it becomes the no-JavaScript error page's form, with markers the server fills in.
-import { markers, quoteForm, type QuoteField } from '@contract';
+import { markers, quoteEmptyMessages, quoteForm, type QuoteField } from '@contract';
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { LinkedWords } from '../ui/LinkedWords';
@@ -33,11 +33,14 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
   const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
-    // Consent unticked: the spec's toast, and the same words beside the box, which takes focus.
+    // Consent unticked: the spec's toast, and the same words beside the box. Nothing is sent without consent, so every
+    // required field left empty is flagged too, in the server's words: one send says all that is missing. Focus goes
+    // to the first field flagged.
     refuse: (fields) => {
       if (fields.consent) return undefined;
       const description = t('Please agree to our communication terms to proceed.');
-      return { toast: { title: t('Consent Required'), description, variant: 'destructive' }, errors: { consent: description } };
+      const empty = Object.entries(quoteEmptyMessages).filter(([name]) => !fields[name]?.trim());
+      return { toast: { title: t('Consent Required'), description, variant: 'destructive' }, errors: { ...Object.fromEntries(empty), consent: description } };
     },
     body: (fields) => ({ ...fields, consent: true }),
     // The thank-you state: "Speed up your quote" with the token the 201 answer carries.
@@ -66,7 +69,8 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
       ) : (
       // noValidate: the browser's own messages are bubbles that vanish, away from the field; every rule is the
       // server's too (the inputs' attributes still say what is required and the limits), and its messages sit under
-      // their fields, with focus on the first.
+      // their fields, with focus on the first. The select and the consent box say they are required with
+      // aria-required: a `required` one is exposed as invalid from the start, its value being empty.
       <form
         {...formProps}
         noValidate
@@ -91,7 +95,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
             <input id={id('company')} name="company" type="text" autoComplete="organization" maxLength={rules.company.maxLength} defaultValue={value('company')} className={inputClass} {...describedBy(id('company'), { error: errors.company })} />
           </Field>
           <Field id={id('insurance_type')} label={t('Insurance Type')} error={error('insurance_type')}>
-            <select id={id('insurance_type')} name="insurance_type" required={rules.insurance_type.required} defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
+            <select id={id('insurance_type')} name="insurance_type" aria-required={rules.insurance_type.required} defaultValue={template ? '' : insuranceType} className={inputClass} {...describedBy(id('insurance_type'), { error: errors.insurance_type })}>
               <option value="">{t('Select insurance type')}</option>
               {insuranceOptions.map((option) => (
                 <option key={option.value} value={option.value}>
@@ -113,7 +117,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
         <Honeypot id={id('website')} />
         <LocaleInput />
         <div className="mt-5 flex gap-3">
-          <input id={id('consent')} name="consent" type="checkbox" value="true" data-fill={markers.consentFill} className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
+          <input id={id('consent')} name="consent" type="checkbox" value="true" aria-required data-fill={markers.consentFill} className="mt-1 size-5 shrink-0 accent-navy" {...describedBy(id('consent'), { error: errors.consent })} />
           <div>
             {/* The link inside the label is interactive content: a click on it follows it without ticking the box
                 (HTML's label activation skips interactive descendants), and Tab reaches it after the box. */}

@@ -2,11 +2,13 @@
 // toast replaces the one on screen at once, so a success never waits behind an earlier error. Announced politely,
 // or assertively for errors. Nothing vanishes before it is read (WCAG 2.2.1): an error stays until dismissed or
 // replaced; a success (whose news also stays on the page, in the form's place: ./Received) closes after a few
-// seconds, but never while the pointer is on it or focus is in it. And it never hides what has focus (2.4.11):
-// while one is shown the page can scroll past it, and a field focused under it (by Tab or a script, not by a press,
-// which must stay on what it pressed) is scrolled clear of it.
+// seconds, but never while the pointer is on it or focus is in it. And it never hides what has focus (2.4.11): while
+// one is shown the page can scroll past it, and what has focus as it appears, or takes focus under it later (by Tab
+// or a script, not by a press, which must stay on what it pressed), is scrolled clear of it. Where the screen has no
+// room for both (400 % zoom: 320x200), the toast leaves the screen's edge for the page's end, in the flow, where it
+// covers nothing; its live region has announced it, and what it says is beside the field that has focus.
 import { t } from '@i18n/islands';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Icon } from '../ui/Icon';
 import { TOAST_EVENT, toasterListening, type ToastMessage } from './toast';
@@ -24,6 +26,8 @@ export default function Toaster() {
   const [hoveredId, setHoveredId] = useState<number | null>(null);
   const [focusedId, setFocusedId] = useState<number | null>(null);
   const toastElement = useRef<HTMLDivElement>(null);
+  // The toast (by id) that would cover what has focus wherever the page scrolled: it is shown in the page's flow.
+  const [inFlowId, setInFlowId] = useState<number | null>(null);
   // Where focus was before it came into the toast: where it goes back when the toast is dismissed from inside, rather
   // than falling to <body> with the removed button.
   const focusBefore = useRef<HTMLElement | null>(null);
@@ -54,18 +58,17 @@ export default function Toaster() {
     return () => window.clearTimeout(timer);
   }, [current, held]);
 
-  // While a toast is shown: the page ends its height further down, so whatever is under the toast can be scrolled
-  // above it, and an element that takes focus under it (Tab, a script) is scrolled until it is clear.
-  useEffect(() => {
+  // While a toast floats: the page ends its height further down, so whatever is under the toast can be scrolled
+  // above it, and what has focus under it (as it appears, or later by Tab or a script) is scrolled until it is clear;
+  // when no scrolling can clear it, the toast goes into the flow. Before the paint, so focus is never hidden at all.
+  const inFlow = current !== null && inFlowId === current.id;
+  useLayoutEffect(() => {
     const toast = toastElement.current;
-    if (!current || !toast) return;
+    if (!current || !toast || inFlow) return;
     const body = document.body;
     const keepRoom = () => {
       body.style.paddingBottom = `${toast.getBoundingClientRect().height + 2 * CLEARANCE_PX}px`;
     };
-    keepRoom();
-    const resized = new ResizeObserver(keepRoom);
-    resized.observe(toast);
     // A press (mouse, pen or finger) focuses what it is on before its release: scrolling then would move the page
     // under the pointer, and the click would land on whatever came there (a submit button's press would submit
     // nothing). What is being pressed is in sight, so focus is scrolled clear only when it comes another way (Tab, a
@@ -79,27 +82,36 @@ export default function Toaster() {
       ['pointercancel', released],
       ['keydown', released],
     ] as const;
-    for (const [name, listener] of pressEvents) document.addEventListener(name, listener, true);
-    const clearFocused = (event: FocusEvent) => {
-      const focused = event.target;
-      if (pressing || !(focused instanceof Element) || toast.contains(focused)) return;
-      const box = focused.getBoundingClientRect();
-      const toastTop = toast.getBoundingClientRect().top;
-      if (box.bottom + CLEARANCE_PX <= toastTop || box.top >= toast.getBoundingClientRect().bottom) return;
+    const keepClear = (focused: Element | null) => {
+      if (pressing || !focused || focused === body || focused === document.documentElement || toast.contains(focused)) return;
+      if (!covers(toast, focused)) return;
       // Up by what the toast covers, but never so far that the element's top goes under the sticky header (the
       // page's scroll-padding-top is the header's room).
       const headerRoom = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-      const distance = Math.min(box.bottom + CLEARANCE_PX - toastTop, box.top - headerRoom);
+      const box = focused.getBoundingClientRect();
+      const distance = Math.min(box.bottom + CLEARANCE_PX - toast.getBoundingClientRect().top, box.top - headerRoom);
       if (distance > 0) window.scrollBy({ top: distance, behavior: 'instant' });
+      if (covers(toast, focused)) setInFlowId(current.id);
     };
-    document.addEventListener('focusin', clearFocused);
+    const refit = () => {
+      keepRoom();
+      keepClear(document.activeElement);
+    };
+    refit();
+    const resized = new ResizeObserver(refit);
+    resized.observe(toast);
+    window.addEventListener('resize', refit);
+    const focusIn = (event: FocusEvent) => keepClear(event.target instanceof Element ? event.target : null);
+    for (const [name, listener] of pressEvents) document.addEventListener(name, listener, true);
+    document.addEventListener('focusin', focusIn);
     return () => {
       resized.disconnect();
-      document.removeEventListener('focusin', clearFocused);
+      window.removeEventListener('resize', refit);
+      document.removeEventListener('focusin', focusIn);
       for (const [name, listener] of pressEvents) document.removeEventListener(name, listener, true);
       body.style.paddingBottom = '';
     };
-  }, [current]);
+  }, [current, inFlow]);
 
   const destructive = current?.variant === 'destructive';
   const body = current && (
@@ -131,7 +143,7 @@ export default function Toaster() {
   );
 
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end">
+    <div className={`pointer-events-none flex flex-col items-center gap-2 p-4 sm:items-end ${inFlow ? '' : 'fixed inset-x-0 bottom-0 z-[60]'}`}>
       <div role="status" aria-live="polite" className="flex w-full flex-col items-center sm:items-end">
         {!destructive && body}
       </div>
@@ -140,4 +152,10 @@ export default function Toaster() {
       </div>
     </div>
   );
+}
+
+/** Whether the toast's box and `element`'s overlap, with the clearance kept above the toast. */
+function covers(toast: Element, element: Element): boolean {
+  const [box, over] = [element.getBoundingClientRect(), toast.getBoundingClientRect()];
+  return box.bottom + CLEARANCE_PX > over.top && box.top < over.bottom && box.right > over.left && box.left < over.right;
 }

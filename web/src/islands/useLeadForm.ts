@@ -59,10 +59,12 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     const fields = formFields(form);
     const refusal = refuse?.(fields);
     if (refusal) {
+      // Rendered before focus moves, so the field is announced with its message and marked invalid. What the last
+      // refusal marked goes (a field filled in since is no longer missing); the server's messages on other fields
+      // stay, as those are still to put right.
+      const before = refusedFields.current;
       refusedFields.current = Object.keys(refusal.errors);
-      // Rendered before focus moves, so the field is announced with its message and marked invalid; the server's
-      // messages on other fields stay, as those are still to put right.
-      flushSync(() => setErrors((shown) => ({ ...shown, ...refusal.errors })));
+      flushSync(() => setErrors((shown) => ({ ...withoutFields(shown, before), ...refusal.errors })));
       focusFirstError(form, refusal.errors);
       showToast(refusal.toast);
       return;
@@ -71,7 +73,7 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     if (refusedFields.current.length > 0) {
       const putRight = refusedFields.current;
       refusedFields.current = [];
-      setErrors((shown) => Object.fromEntries(Object.entries(shown).filter(([name]) => !putRight.includes(name))));
+      setErrors((shown) => withoutFields(shown, putRight));
     }
     submissionId.current ??= newSubmissionId();
     sending.current = true;
@@ -137,6 +139,10 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
      */
     buttonProps: { type: 'submit', 'aria-disabled': busy ? true : undefined, onClick: ignoreRepeatedClick } as const,
   };
+}
+
+function withoutFields(errors: FieldErrors, names: string[]): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([name]) => !names.includes(name)));
 }
 
 /** 128 random bits as hex; crypto.getRandomValues works on plain HTTP too, unlike randomUUID. */

@@ -12,15 +12,16 @@ import { Island } from '../ui/Island';
 import { Footer } from './Footer';
 import { SiteNav } from './SiteNav';
 
-/** The page at `path` in the other language; for a page that only the server answers with (an error, a form to
- * correct), that language's home page. */
+/** The page at `path` in the other language; for a page that only the server answers with (an error), that
+ * language's home page. (A form's correction page names its form's page instead: `languageSwitch`.) */
 function counterpart(path: string): string {
   const english = englishPath(path);
   return pathIn(otherLocale.code, english.startsWith('/_') ? '/' : english);
 }
 
-/** `toaster`: whether the page has a form island; only forms show toasts, so other pages need no React for it. */
-export function Layout({ path, toaster, children }: { path: string; toaster: boolean; children: ReactNode }) {
+/** `toaster`: whether the page has a form island; only forms show toasts, so other pages need no React for it.
+ * `languageSwitch`: the page the language switch leads to the other version of, when not `path` (routes.tsx). */
+export function Layout({ path, languageSwitch = path, toaster, children }: { path: string; languageSwitch?: string; toaster: boolean; children: ReactNode }) {
   return (
     <>
       <a href="#main" className="skip-link">
@@ -48,7 +49,7 @@ export function Layout({ path, toaster, children }: { path: string; toaster: boo
             phone={site.phone}
             phoneHref={telHref}
             currentPath={path}
-            otherLanguage={{ href: counterpart(path), name: otherLocale.name, code: otherLocale.htmlLang }}
+            otherLanguage={{ href: counterpart(languageSwitch), name: otherLocale.name, code: otherLocale.htmlLang }}
           />
         </div>
       </header>

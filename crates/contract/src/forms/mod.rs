@@ -89,6 +89,18 @@ impl Field {
         }
     }
 
+    /// What the server says of this field left empty: its `missing` message, else its `min` limit's, else its
+    /// `invalid` one; none for a field that may be left empty. The quote form says it in the browser too, for the
+    /// fields it flags beside the consent it refuses before sending (src/leads/validate's tests hold the server to it).
+    pub fn empty_message(&self) -> Option<&'static str> {
+        if !self.required {
+            return None;
+        }
+        self.missing
+            .or(self.min.map(|limit| limit.message))
+            .or(self.invalid)
+    }
+
     /// The `missing` message; for fields that have one.
     pub const fn missing_message(&self) -> &'static str {
         match self.missing {
@@ -194,7 +206,7 @@ pub const INSURANCE_TYPE: Field = Field {
 /// DECISIONS 10: a whole number from 1.
 pub const VEHICLE_COUNT: Field = Field {
     required: true,
-    missing: Some("Please select vehicle count"),
+    missing: Some("Please enter the number of vehicles"),
     invalid: Some("Invalid vehicle count format"),
     range: Some((1, 100_000)),
     // The spec's "Invalid vehicle count format" is about a value that is no number; a number the server will not take
