@@ -2,7 +2,6 @@
 //! is here), moved to another status, erased on a person's request, or one lead's proof of consent printed. Whatever a
 //! visitor typed is printed as text, never as terminal control sequences.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
@@ -162,7 +161,10 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 .map_err(|e| e.to_string())
                 .and_then(|c| outbox::summaries(&c, &ids).map_err(|e| e.to_string()))?;
             let standings = standings_of(&leads)?;
-            written_unless_closed(print_table(&leads, &standings, &notified), "the list")
+            written_unless_closed(
+                super::leads_table::print(&leads, &standings, &notified),
+                "the list",
+            )
         }
         LeadsCommand::Forget {
             email,
@@ -337,6 +339,9 @@ fn show(
     if let Some(note) = truckins::notify::compose::standing_note(standing) {
         writeln!(out, "{note}")?;
     }
+    if let Some(note) = truckins::notify::compose::suspected_spam_note(lead) {
+        writeln!(out, "{note}")?;
+    }
     if let Some(at) = &lead.erased_at {
         writeln!(out, "ERASED on {at}: its personal fields are gone")?;
     }
@@ -399,119 +404,6 @@ fn show(
                 .map(|error| format!("  last error: {}", clip(error, 80)))
                 .unwrap_or_default()
         )?;
-    }
-    out.flush()
-}
-
-/// `leads list`: one line a lead, newest first.
-fn print_table(
-    leads: &[store::Lead],
-    standings: &[Standing],
-    notified: &HashMap<i64, String>,
-) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "   id  created (UTC)         source    status     lang  name                      email                         notified          about"
-    )?;
-    for (index, lead) in leads.iter().enumerate() {
-        let about = match lead.source {
-            store::Source::Quote => format!(
-                "{} x{}",
-                lead.insurance_type.as_deref().unwrap_or("-"),
-                lead.vehicle_count
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ),
-            store::Source::Contact => lead.subject.clone().unwrap_or_default(),
-            // What the certificate desk needs at a glance: for whom, by when, and what it must say.
-            store::Source::Coi => {
-                let mut about = format!(
-                    "COI {} for {}, by {}",
-                    lead.insured_name.as_deref().unwrap_or("-"),
-                    lead.certificate_holder.as_deref().unwrap_or("-"),
-                    lead.needed_by.as_deref().unwrap_or("-")
-                );
-                if lead.additional_insured == Some(true) {
-                    about.push_str(", AI");
-                }
-                if lead.waiver_of_subrogation == Some(true) {
-                    about.push_str(", WOS");
-                }
-                about
-            }
-            // A client's claim or change: its reference, then when and where, or what and from when.
-            store::Source::Claim | store::Source::Change => {
-                let request = lead.request.clone().unwrap_or_default();
-                let field = |name: &str| request.get(name).unwrap_or("-").to_string();
-                let reference =
-                    truckins::leads::reference(lead.source, lead.id).unwrap_or_default();
-                if lead.source == store::Source::Claim {
-                    format!(
-                        "{reference} loss {} {} in {}, {}",
-                        field("loss_date"),
-                        field("loss_time"),
-                        field("loss_city"),
-                        field("loss_state")
-                    )
-                } else {
-                    format!(
-                        "{reference} {} from {}",
-                        field("change_kind"),
-                        field("effective_date")
-                    )
-                }
-            }
-        };
-        // A quote whose visitor added the operation's details (the export has each of them).
-        let about = match (&lead.details_at, &lead.radius) {
-            (Some(_), radius) => format!(
-                "{about}; details: {} {}",
-                radius.as_deref().unwrap_or("-"),
-                lead.operating_states.as_deref().unwrap_or("")
-            ),
-            (None, _) => about,
-        };
-        // The census's name for the quote's DOT number, when it had one at submission.
-        let about = match &lead.carrier_snapshot {
-            Some(carrier) => format!("{about}; {}", carrier.summary()),
-            None => about,
-        };
-        // First what the agency must not do: call, text or e-mail someone who opted out after consenting.
-        let standing = standings.get(index).cloned().unwrap_or_default();
-        let about = match (
-            &standing.do_not_contact,
-            &standing.opted_out_before,
-            &lead.erased_at,
-        ) {
-            (_, _, Some(at)) => format!("ERASED {}; {about}", at.get(..10).unwrap_or(at)),
-            (Some(at), _, _) => format!(
-                "DO NOT CONTACT (opted out {}); {about}",
-                at.get(..10).unwrap_or(at)
-            ),
-            (None, Some(at), _) => format!(
-                "{about}; opted out {} before this consent",
-                at.get(..10).unwrap_or(at)
-            ),
-            (None, None, None) => about,
-        };
-        writeln!(
-            out,
-            "{:>5}  {:<20}  {:<8}  {:<9}  {:<4}  {:<24}  {:<28}  {:<16}  {}",
-            lead.id,
-            clip(lead.created_at.get(..19).unwrap_or(&lead.created_at), 19).replace('T', " "),
-            clip(lead.source.as_str(), 8),
-            clip(lead.status.as_str(), 9),
-            // The language it was sent in: `es` is called back in Spanish.
-            lead.language.to_string(),
-            clip(&lead.name, 24),
-            clip(&lead.email, 28),
-            clip(notified.get(&lead.id).map_or("-", String::as_str), 16),
-            clip(&about, 56)
-        )?;
-    }
-    if leads.is_empty() {
-        writeln!(out, "(no leads)")?;
     }
     out.flush()
 }

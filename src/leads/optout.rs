@@ -1,11 +1,15 @@
-//! The opt-out form (issue 25): a visitor takes back their consent to calls, texts and e-mails. Spam checks like the
-//! lead forms' -> validation (a phone, an e-mail or both) -> rate limit (per IP, counted apart from the forms') -> the
-//! revocation stored with the agency's news of it (src/consent), or an error. Every accepted or dropped request gets
-//! the same answer, which never says whether the number or address was known.
+//! The opt-out form (issue 25): a visitor takes back their consent to calls, texts and e-mails. The honeypot ->
+//! validation (a phone, an e-mail or both) -> rate limit (per IP, counted apart from the forms') -> the revocation
+//! stored with the agency's news of it (src/consent), or an error. Every accepted or dropped request gets the same
+//! answer, which never says whether the number or address was known.
+//!
+//! The lead forms' timer does not apply (issue 36): an opt-out is one field a browser autofills in an instant, and
+//! one dropped while the person reads "received" is a call the agency must not make. Honouring a program's opt-out
+//! costs at most a lead the agency could not lawfully call without that person's word anyway.
 
 use contract::forms::HONEYPOT_FIELD;
 
-use super::pipeline::{Verdict, is_too_fast, not_stored};
+use super::pipeline::{Verdict, not_stored};
 use super::routes::{Leads, Visit};
 use super::store::Via;
 use super::validate::{self, RawFields};
@@ -13,8 +17,8 @@ use crate::consent::{NewRevocation, revocations};
 
 pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();
-    if !fields.get(HONEYPOT_FIELD).trim().is_empty() || is_too_fast(fields.get("elapsed_ms")) {
-        rocket::warn!("dropped an opt-out from {ip}: honeypot or too fast");
+    if !fields.get(HONEYPOT_FIELD).trim().is_empty() {
+        rocket::warn!("dropped an opt-out from {ip}: the honeypot field was filled");
         return Verdict::Dropped;
     }
     let request = match validate::opt_out(fields) {

@@ -1,6 +1,14 @@
 //! What happens to a submission that could be read: spam checks (honeypot, too fast) -> validation ->
 //! copies of one `submission_id` one at a time -> repeat check (the first answer again) -> rate limits -> storage
 //! (committed) -> a [`Verdict`], which the routes put into JSON and [`nojs`](super::nojs) into a page.
+//!
+//! The two spam checks end differently (issue 36). A filled honeypot is a program (people never see the field):
+//! answered like a success and stored nowhere. A form sent faster than a person types ([`is_too_fast`]) may still
+//! be a person (a browser's autofill, a password manager), and a lead told "received" must never be lost: it is
+//! validated and stored like any other, marked `suspected_spam`. The agency's e-mail about it says so (its subject
+//! starts with `[Suspected spam] `, its body says why) and the webhook's lead carries `"suspected_spam": true`, so
+//! the agency can filter without losing anyone; the visitor's confirmation is not sent, so a program cannot use
+//! the form to mail whatever address it types (src/notify: [`Outbox::enqueue`](crate::notify::Outbox::enqueue)).
 
 use std::time::Duration;
 
@@ -23,7 +31,7 @@ pub const WINDOW: Duration = Duration::from_secs(10 * 60);
 pub enum Verdict {
     /// Stored: the lead's id, and for a new quote the token its details can be added with (src/leads/details.rs).
     Accepted(i64, Option<String>),
-    /// Spam, answered like a success and stored nowhere.
+    /// Spam caught by the honeypot, answered like a success and stored nowhere.
     Dropped,
     Invalid(FieldErrors),
     /// Over a rate limit: when it lets the client in again.
@@ -57,13 +65,7 @@ pub async fn process(
         );
         return Verdict::Dropped;
     }
-    if is_too_fast(fields.get("elapsed_ms")) {
-        rocket::warn!(
-            "dropped a {} submission from {ip}: filled in under {FASTEST_HUMAN_MS} ms",
-            form.source()
-        );
-        return Verdict::Dropped;
-    }
+    let suspected_spam = is_too_fast(fields.get("elapsed_ms"));
     let mut lead = match form {
         Form::Quote => match validate::quote(fields) {
             Ok(quote) => Lead {
@@ -139,6 +141,13 @@ pub async fn process(
     };
     let now = store::now();
     lead.source = form.source();
+    lead.suspected_spam = suspected_spam;
+    if suspected_spam {
+        rocket::warn!(
+            "a {} submission from {ip} was filled in under {FASTEST_HUMAN_MS} ms: kept as suspected spam",
+            form.source()
+        );
+    }
     lead.language = Language(locale);
     lead.status = store::Status::New;
     lead.consent_at = lead.consent_given.then(|| now.clone());
@@ -233,6 +242,7 @@ pub async fn process(
     let source = lead.source;
     let stored = rocket::tokio::task::spawn_blocking(move || {
         let email = lead.email.clone();
+        let suspected_spam = lead.suspected_spam;
         store::insert_with(
             &pool,
             &lead,
@@ -240,7 +250,7 @@ pub async fn process(
                 if let Some(token) = &kept {
                     store::details::set_token(transaction, id, token)?;
                 }
-                outbox.enqueue(transaction, id, source, &email)
+                outbox.enqueue(transaction, id, source, &email, suspected_spam)
             }),
         )
     })
@@ -315,7 +325,8 @@ pub(super) fn not_stored(error: &store::StoreError) -> Verdict {
     }
 }
 
-/// Whether `elapsed_ms` says the form was filled by a program. Our forms send the whole milliseconds since the page
+/// Whether `elapsed_ms` says the form was filled faster than a person types: a program's, or a browser's autofill.
+/// Our forms send the whole milliseconds since the page
 /// began to load; absent (a client that does not time itself, the plain form) is no evidence either way. Anything
 /// else that is not a whole non-negative number (-1, 1.0, 1e3, text) did not come from our form and counts as too
 /// fast: treating it as absent would let a bot skip the check by sending garbage.

@@ -154,23 +154,28 @@ impl Outbox {
     /// [`outbox::enqueue`]). A client's claim or change request is confirmed to them whenever they gave an address
     /// and e-mail is on: it is service they expect, not marketing, so `autoreply` does not turn it off (the
     /// anti-flood limit still applies); the prospects' leads only with `autoreply`. A claim's news to the agency is
-    /// urgent: it goes ahead of every delivery waiting.
+    /// urgent: it goes ahead of every delivery waiting. A `suspected_spam` lead (sent faster than a person types,
+    /// src/leads/pipeline.rs) gets no confirmation: a program must not be able to make the form mail an address it
+    /// typed; the agency is told as of any lead, and its e-mail says why the lead is suspect.
     pub fn enqueue(
         &self,
         transaction: &rusqlite::Transaction<'_>,
         lead_id: i64,
         source: Source,
         visitor_email: &str,
+        suspected_spam: bool,
     ) -> rusqlite::Result<()> {
         let service = matches!(source, Source::Claim | Source::Change);
-        let confirm = (self.autoreply || service) && !visitor_email.trim().is_empty();
+        let confirm =
+            (self.autoreply || service) && !suspected_spam && !visitor_email.trim().is_empty();
         let channels: Vec<Channel> = self
             .channels
             .iter()
             .copied()
             .filter(|&channel| channel != Channel::Autoreply || confirm)
             .collect();
-        let urgent = source == Source::Claim;
+        // A suspected-spam claim is still sent, but in its turn: a program must not be able to jump the queue.
+        let urgent = source == Source::Claim && !suspected_spam;
         outbox::enqueue(transaction, lead_id, &channels, visitor_email, urgent)
     }
 

@@ -994,16 +994,13 @@ fn x_forwarded_for_from_a_trusted_proxy_is_believed() {
 // --- 6: spam traps -----------------------------------------------------------------------------------------------
 
 #[test]
-fn honeypot_and_too_fast_submissions_look_accepted_and_are_dropped() {
-    let (client, database) = app_with("spam", |f| f.merge(("ip_limit", 1)));
-    let spam = [
+fn the_honeypot_drops_quietly_and_a_too_fast_lead_is_kept_marked() {
+    let (client, database) = app_with("spam", |f| f.merge(("ip_limit", 3)));
+    let honeypot = [
         (QUOTE, with(quote_body(), "website", "http://spam.example")),
         (CONTACT, with(contact_body(), "website", "x")),
-        (QUOTE, with(quote_body(), "elapsed_ms", 300)),
-        (CONTACT, with(contact_body(), "elapsed_ms", "1499")),
-        (QUOTE, with(quote_body(), "elapsed_ms", 0)),
     ];
-    for (path, body) in &spam {
+    for (path, body) in &honeypot {
         let (status, value) = send(&client, path, body);
         assert_eq!(status, Status::Created, "{body}");
         assert!(value["id"].is_i64(), "answered like a success: {value}");
@@ -1023,9 +1020,18 @@ fn honeypot_and_too_fast_submissions_look_accepted_and_are_dropped() {
     );
     assert_eq!(response.status(), Status::SeeOther);
     assert_eq!(row_count(&database), 0, "nothing stored");
-    // Dropped spam took no rate-limit slot (ip_limit is 1); 1500 ms is fast enough for a person.
-    created(&client, QUOTE, &with(quote_body(), "elapsed_ms", 1500));
-    assert_eq!(row_count(&database), 1);
+    // Faster than a person types (issue 36): stored, marked, and checked like any lead (a 422 when invalid).
+    let fast = created(&client, QUOTE, &with(quote_body(), "elapsed_ms", 300));
+    let instant = created(&client, CONTACT, &with(contact_body(), "elapsed_ms", "0"));
+    let invalid = send(&client, QUOTE, &json!({ "elapsed_ms": 10 })).0;
+    assert_eq!(invalid, Status::UnprocessableEntity);
+    // 1500 ms is a person; dropped spam took no rate-limit slot (ip_limit is 3, the two kept leads took two).
+    let person = created(&client, QUOTE, &with(quote_body(), "elapsed_ms", 1500));
+    let marks: Vec<(i64, bool)> = stored(&database)
+        .iter()
+        .map(|lead| (lead.id, lead.suspected_spam))
+        .collect();
+    assert_eq!(marks, [(fast, true), (instant, true), (person, false)]);
 }
 
 // --- 7: idempotency ----------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 //! The policy change request (issue 28) through the real binary, with a real SMTP server and a webhook receiver
 //! (the helpers of `claims.rs`): `POST /api/leads/change` as JSON and as a plain form, only the chosen kind's fields
 //! stored (the page without JavaScript posts every section), never a license number; the contract's messages one
-//! by one (a VIN whose check digit is wrong, an effective date before the agency's today on the test clock, each
-//! kind's required fields, in Spanish too); the agency's e-mail and webhook; the client's confirmation with its
-//! reference and "no change is in force until we confirm it", in English and Spanish, saying it will be read the
-//! next business day only when sent while the agency is closed; and the export's columns, `=cmd` neutralised.
+//! by one (a VIN whose check digit is wrong, an effective date before the agency's today on the test clock or more
+//! than a year after it, a hire date after it, each kind's required fields, in Spanish too); the agency's e-mail and
+//! webhook; the client's confirmation with its reference and "no change is in force until we confirm it", in
+//! English and Spanish, saying it will be read the next business day only when sent while the agency is closed; and
+//! the export's columns, `=cmd` neutralised.
 
 use serde_json::{Value, json};
 use truckins::leads::store::Source;
@@ -64,7 +65,7 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
         ("driver_date_of_birth", "1990-07-15"),
         ("license_state", "tx"),
         ("license_class", "a"),
-        ("hire_date", "2026-03-09"),
+        ("hire_date", "2026-03-02"),
         ("change_details", ""),
         ("locale", "es"),
         ("website", ""),
@@ -155,6 +156,25 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
             json!({ "effective_date": "2026-03-07", "locale": "es" })
         )),
         json!({ "effective_date": "La fecha de vigencia no puede ser una fecha pasada" })
+    );
+    // No date without an end (issue 36): an effective date more than a year ahead, a hire date after today.
+    assert_eq!(
+        refused(with(json!({ "effective_date": "2027-03-09" }))),
+        json!({ "effective_date": "The effective date must be within a year from today" })
+    );
+    assert_eq!(
+        refused(with(
+            json!({ "effective_date": "9999-12-31", "locale": "es" })
+        )),
+        json!({ "effective_date": "La fecha de vigencia debe estar dentro de un año a partir de hoy" })
+    );
+    let driver = json!({
+        "change_kind": "add_driver", "driver_name": "Luis Ortiz", "driver_date_of_birth": "1990-07-15",
+        "license_state": "TX", "license_class": "A", "hire_date": "2099-01-01",
+    });
+    assert_eq!(
+        refused(with(driver)),
+        json!({ "hire_date": "The hire date cannot be in the future" })
     );
     assert_eq!(
         refused(with(

@@ -211,7 +211,8 @@ for (const language of LANGUAGES) {
       await page.locator('#change-driver_date_of_birth').fill('1984-05-12');
       await page.locator('#change-license_state').fill('TX');
       await page.locator('#change-license_class-A').check();
-      await page.locator('#change-hire_date').fill(localDate(7));
+      // Today or before: a hire date after the agency's today is refused.
+      await page.locator('#change-hire_date').fill(localDate(-7));
       // Another kind's section filled in too: the server reads only the chosen kind's.
       await page.locator('#change-vin').fill(VIN_WRONG_CHECK_DIGIT);
       await fillChangeCommon(page, email, localDate(-3));

@@ -95,7 +95,7 @@ async function formHydrated(form: Locator) {
 
 /**
  * Opens a page with a quote form and waits for it; the returned function stands for a person's fill time. The server
- * drops a submission sent less than 1.5 s after its page began to load (`elapsed_ms`), as a program's: the page's
+ * marks a submission sent less than 1.5 s after its page began to load (`elapsed_ms`) as suspected spam: the page's
  * clock is moved past that (see `pastTooFast`) rather than waited out.
  */
 async function openQuoteForm(page: Page, path: string, prefix: string): Promise<() => Promise<void>> {

@@ -118,6 +118,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("Please enter the date the change should take effect", "Escriba la fecha en que debe entrar en vigor el cambio"),
     ("Please enter the effective date as a valid date", "Escriba la fecha de vigencia como una fecha válida"),
     ("The effective date cannot be in the past", "La fecha de vigencia no puede ser una fecha pasada"),
+    ("The effective date must be within a year from today", "La fecha de vigencia debe estar dentro de un año a partir de hoy"),
     ("Please enter the vehicle's model year", "Escriba el año del modelo del vehículo"),
     ("Please enter the model year as 4 digits, such as 2021", "Escriba el año del modelo con 4 dígitos, como 2021"),
     ("The model year must be from 1900 to next year", "El año del modelo debe ser de 1900 al año que viene"),
@@ -155,6 +156,7 @@ const TEXTS: &[(&str, &str)] = &[
     ("Class C", "Clase C"),
     ("Please enter the driver's hire date", "Escriba la fecha de contratación del chofer"),
     ("Please enter the hire date as a valid date", "Escriba la fecha de contratación como una fecha válida"),
+    ("The hire date cannot be in the future", "La fecha de contratación no puede ser una fecha futura"),
     ("Please enter the full new address", "Escriba la nueva dirección completa"),
     ("New address must be less than 500 characters", "La nueva dirección debe tener menos de 500 caracteres"),
     ("Lienholder or loss payee name must be at least 2 characters", "El nombre del acreedor prendario o beneficiario de pérdida debe tener al menos 2 caracteres"),
@@ -264,6 +266,7 @@ mod tests {
             claim::INSURER_NOT_SURE_LABEL,
             policy_change::NOT_IN_FORCE_UNTIL_CONFIRMED,
             policy_change::LICENSE_NUMBER_BY_PHONE,
+            policy_change::EFFECTIVE_DATE_TOO_LATE,
         ]);
         texts.extend(crate::answers::TRANSLATED);
         texts.insert(forms::EMAIL_NOT_ASCII);

@@ -124,6 +124,9 @@ lead_columns! {
     erased_at: Option<String>,
     // A claim's or a policy change's own fields (issue 28, migration 0013), as validated.
     request: Option<Request>,
+    // Sent faster than a person types (issue 36, migration 0014): kept, marked, the agency told and no confirmation
+    // sent (src/leads/pipeline.rs).
+    suspected_spam: bool,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

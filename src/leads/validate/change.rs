@@ -1,7 +1,8 @@
 //! The policy change request's rules (issue 28): who asks (name, insured, phone, e-mail, policy number), which kind
-//! of change ([`policy_change::CHANGE_KINDS`]), the day it should take effect (not before the agency's today, which
-//! the caller passes in: [`crate::clock::local_today`], the `time_zone` setting's day), and the chosen kind's own
-//! fields, each by the contract's rule (a VIN's check digit, a driver's age, a ZIP code). Only the chosen kind's
+//! of change ([`policy_change::CHANGE_KINDS`]), the day it should take effect (from the agency's today, which the
+//! caller passes in: [`crate::clock::local_today`], the `time_zone` setting's day, to a year from it), and the chosen
+//! kind's own fields, each by the contract's rule (a VIN's check digit, a driver's age, a hire date not after today,
+//! a ZIP code). Only the chosen kind's
 //! fields are read: the page without JavaScript posts every section, and what was typed in another one before the
 //! person changed their mind is not part of the request. A driver's license number is never read.
 
@@ -51,10 +52,9 @@ pub fn change(fields: &RawFields, today: Date) -> Result<ChangeLead, FieldErrors
         &mut errors,
         &change::EFFECTIVE_DATE,
         required(&change::EFFECTIVE_DATE, fields, CalendarDate::parse).and_then(|date| {
-            if change::effective_date_ok(date, today) {
-                Ok(date)
-            } else {
-                Err(change::EFFECTIVE_DATE.refused_message())
+            match change::effective_date_refusal(date, today) {
+                None => Ok(date),
+                Some(message) => Err(message),
             }
         }),
     );
@@ -149,9 +149,11 @@ fn kind_field(field: &Field, raw: &str, today: CalendarDate) -> Result<String, &
             Some(_) => Err(field.refused_message()),
             None => Err(field.invalid_message()),
         },
-        "hire_date" => CalendarDate::parse(raw)
-            .map(|date| date.to_string())
-            .ok_or(field.invalid_message()),
+        "hire_date" => match CalendarDate::parse(raw) {
+            Some(hired) if change::hire_date_ok(hired, today) => Ok(hired.to_string()),
+            Some(_) => Err(field.refused_message()),
+            None => Err(field.invalid_message()),
+        },
         "license_state" => us_state(field, raw),
         "license_class" => optional_choice(
             field,
@@ -242,7 +244,7 @@ mod tests {
                 ("driver_date_of_birth", "1980-05-01"),
                 ("license_state", "tx"),
                 ("license_class", "a"),
-                ("hire_date", "2026-03-09"),
+                ("hire_date", "2026-02-23"),
             ],
             _ => vec![("change_details", "Please add my new dispatcher's e-mail.")],
         });
@@ -285,6 +287,14 @@ mod tests {
         assert_eq!(
             error("add_vehicle", "effective_date", "2026-03-01"),
             change::EFFECTIVE_DATE.refused_message()
+        );
+        assert_eq!(
+            error("add_vehicle", "effective_date", "9999-12-31"),
+            "The effective date must be within a year from today"
+        );
+        assert_eq!(
+            error("add_driver", "hire_date", "2099-01-01"),
+            change::HIRE_DATE.refused_message()
         );
         assert_eq!(
             error("add_vehicle", "garaging_zip", ""),

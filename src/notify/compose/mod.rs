@@ -12,6 +12,7 @@ use crate::leads::escape_html;
 
 mod autoreply;
 mod line;
+mod notes;
 pub mod optout;
 pub mod report;
 mod rows;
@@ -22,6 +23,7 @@ use autoreply::AutoSubmitted;
 pub use autoreply::{autoreply_message, autoreply_text};
 use contract::locale::Locale;
 use line::{header_text, one_line};
+pub use notes::{SUSPECTED_SPAM, standing_note, suspected_spam_note};
 pub use rows::sections;
 
 /// "hotshot\tHot Shot" lines, from content/forms.toml (written by build.rs).
@@ -160,17 +162,18 @@ fn lower_first(label: &str) -> String {
 }
 
 /// The subject of the agency's e-mail about `kind` of news of the lead; `[ES] ` first for a lead sent in Spanish,
-/// so the inbox shows who to call back in Spanish.
+/// so the inbox shows who to call back in Spanish; [`SUSPECTED_SPAM`] before everything for a suspected-spam lead.
 pub fn agency_subject(lead: &Lead, kind: Kind) -> String {
     let subject = about(lead, kind);
-    match lead.language.0 {
+    let subject = match lead.language.0 {
         Locale::En => subject,
         // A claim's subject still starts with its urgency, which an inbox rule may look for.
         Locale::Es => match subject.strip_prefix(URGENT_CLAIM) {
             Some(rest) => format!("{URGENT_CLAIM}[ES] {rest}"),
             None => format!("[ES] {subject}"),
         },
-    }
+    };
+    notes::marked(lead, subject)
 }
 
 fn about(lead: &Lead, kind: Kind) -> String {
@@ -250,19 +253,6 @@ pub fn status_command(id: i64) -> String {
     format!("truckins leads status {id} contacted   (or quoted, won, lost, not_a_fit)")
 }
 
-/// What the revocations say of the lead (src/consent), first in the agency's e-mail: whether it may be contacted.
-pub fn standing_note(standing: &Standing) -> Option<String> {
-    match (&standing.do_not_contact, &standing.opted_out_before) {
-        (Some(at), _) => Some(format!(
-            "DO NOT CONTACT: this phone number or e-mail address opted out on {at}, after this request's consent."
-        )),
-        (None, Some(at)) => Some(format!(
-            "History: this phone number or e-mail address opted out on {at}; this request's consent is newer."
-        )),
-        (None, None) => None,
-    }
-}
-
 /// The status links of the agency's e-mail: each next status with its signed link (src/status).
 pub type Actions = [(crate::leads::store::Status, String)];
 
@@ -271,11 +261,12 @@ pub fn agency_text(lead: &Lead, kind: Kind) -> String {
     agency_text_with(lead, kind, &Standing::default(), &[])
 }
 
-/// [`agency_text`], with the lead's standing at the top when it has one, and its status links.
+/// [`agency_text`], with the lead's notes at the top (its standing, suspected spam), and its status links.
 pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
-    let note = standing_note(standing)
+    let note: String = notes::notes(lead, standing)
+        .iter()
         .map(|note| format!("{note}\n\n"))
-        .unwrap_or_default();
+        .collect();
     let mut out = format!(
         "{note}{}\n\n{}\n",
         agency_subject(lead, kind),
@@ -327,11 +318,12 @@ pub fn agency_html(lead: &Lead, kind: Kind) -> String {
     agency_html_with(lead, kind, &Standing::default(), &[])
 }
 
-/// [`agency_html`], with the lead's standing at the top when it has one, and its status links as buttons.
+/// [`agency_html`], with the lead's notes at the top (its standing, suspected spam), and its status links as buttons.
 pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
-    let note = standing_note(standing)
-        .map(|note| format!("<p><strong>{}</strong></p>", escape_html(&note)))
-        .unwrap_or_default();
+    let note: String = notes::notes(lead, standing)
+        .iter()
+        .map(|note| format!("<p><strong>{}</strong></p>", escape_html(note)))
+        .collect();
     let mut out = format!(
         "<!doctype html><html><body style=\"font-family:sans-serif;font-size:14px\">{note}\
          <h1 style=\"font-size:18px\">{}</h1><p>{}</p>",
@@ -456,7 +448,8 @@ pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
 }
 
 /// The webhook's body: the event (`lead`, `details` when a quote's details were added, `test`), the delivery's key
-/// and the lead with every stored field, and its standing (`do_not_contact`, `opted_out_before`: src/consent).
+/// and the lead with every stored field (`suspected_spam` among them), and its standing (`do_not_contact`,
+/// `opted_out_before`: src/consent).
 /// A status change is [`status_webhook_body`].
 pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>, standing: &Standing) -> Vec<u8> {
     let mut value = json!({ "event": event, "delivery": key });

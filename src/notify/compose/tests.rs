@@ -239,3 +239,41 @@ fn a_change_names_its_kind_and_date_and_its_confirmation_what_is_not_yet_in_forc
         "{confirmation}"
     );
 }
+
+#[test]
+fn a_suspected_spam_lead_is_marked_first_in_the_subject_and_says_why_in_both_parts() {
+    let suspect = Lead {
+        suspected_spam: true,
+        ..quote()
+    };
+    assert_eq!(
+        agency_subject(&suspect, Kind::Lead),
+        "[Suspected spam] New quote: Maria Lopez, Lopez Hauling, Hot Shot, 2 trucks"
+    );
+    // Before a claim's urgency and the language, so one inbox rule finds it.
+    let claim = Lead {
+        suspected_spam: true,
+        language: crate::leads::store::Language(Locale::Es),
+        ..claim()
+    };
+    assert!(
+        agency_subject(&claim, Kind::Lead).starts_with("[Suspected spam] URGENT CLAIM: [ES] Rosa"),
+        "{}",
+        agency_subject(&claim, Kind::Lead)
+    );
+    let why = "this form was sent faster than a person types";
+    assert!(agency_text(&suspect, Kind::Lead).starts_with("SUSPECTED SPAM: "));
+    assert!(agency_text(&suspect, Kind::Lead).contains(why));
+    assert!(agency_html(&suspect, Kind::Lead).contains(why));
+    // Any other lead: no mark, no note.
+    assert!(agency_subject(&quote(), Kind::Lead).starts_with("New quote: "));
+    assert!(!agency_text(&quote(), Kind::Lead).contains(why));
+    let body: serde_json::Value = serde_json::from_slice(&webhook_body(
+        "lead",
+        "k",
+        Some(&suspect),
+        &Standing::default(),
+    ))
+    .unwrap();
+    assert_eq!(body["lead"]["suspected_spam"], true);
+}

@@ -8,7 +8,9 @@
 //!   `outbox retry --all-failed`; webhook 500, 500, no answer (timeout), 200 with one delivery id; a 404 failed.
 //! - SIGTERM while a receiver hangs stops promptly; SIGKILL with deliveries pending; the restarted server sends
 //!   everything.
-//! - Spam, invalid and rate-limited submissions notify no one; one confirmation per visitor address per 24 h.
+//! - The honeypot's spam, invalid and rate-limited submissions notify no one; one confirmation per visitor address per
+//!   24 h. A lead sent faster than a person types is kept and told to the agency, marked, never confirmed to the
+//!   visitor; an opt-out is recorded however fast it came (`suspected.rs`).
 //! - STARTTLS with a private CA (`smtp_ca_file`) and AUTH; `truckins notify test` names what failed.
 //! - The owner's report: `truckins report --email` queues it while the server runs, the server sends it to every
 //!   `notify_to` (`report.rs`); without e-mail settings it fails and queues nothing.
@@ -24,6 +26,7 @@ mod retries;
 mod sending;
 mod stop;
 pub mod support;
+mod suspected;
 
 use std::path::Path;
 

@@ -160,7 +160,7 @@ async function postLead(endpoint: string, body: Record<string, unknown>): Promis
         ...readAttribution(),
         page_url: window.location.href,
         // Time since the page began to load (the prerendered form can be filled before it hydrates): the server
-        // quietly drops a submission made faster than a person could type it.
+        // keeps a lead made faster than a person could type it, marked as suspected spam, and confirms it to no one.
         elapsed_ms: Math.round(performance.now()),
         ...body,
       }),

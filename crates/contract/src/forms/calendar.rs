@@ -69,6 +69,22 @@ impl CalendarDate {
         })
     }
 
+    /// The same day of the month `years` later (`years` at least 0); 29 February becomes 28 February in a year
+    /// without one. `None` after year 9999.
+    pub const fn years_later(self, years: i32) -> Option<CalendarDate> {
+        let year = self.year.saturating_add(years);
+        if year > 9999 {
+            return None;
+        }
+        let last = days_in_month(year, self.month);
+        let day = if self.day > last { last } else { self.day };
+        Some(CalendarDate {
+            year,
+            month: self.month,
+            day,
+        })
+    }
+
     /// Days since 1970-01-01 (negative before), by the civil-from-days method (H. Hinnant): whole 400-year eras
     /// of 146,097 days, the year counted from March so that the leap day falls at its end.
     const fn days_since_epoch(self) -> i64 {
@@ -375,5 +391,13 @@ mod tests {
             Some(date("2024-02-29"))
         );
         assert_eq!(date("0010-01-01").years_earlier(10), None);
+    }
+
+    #[test]
+    fn years_later_keeps_the_day_or_falls_back_to_the_last_of_february() {
+        assert_eq!(date("2026-03-02").years_later(1), Some(date("2027-03-02")));
+        assert_eq!(date("2028-02-29").years_later(1), Some(date("2029-02-28")));
+        assert_eq!(date("2028-02-29").years_later(4), Some(date("2032-02-29")));
+        assert_eq!(date("9999-01-01").years_later(1), None);
     }
 }

@@ -264,6 +264,7 @@ pub use coi::{
 };
 
 pub mod calendar;
+pub mod change_dates;
 pub mod claim;
 pub mod details;
 pub mod optout;
