@@ -100,9 +100,13 @@ def main() -> None:
         built = time.monotonic()
         port = free_port()
         database = os.path.join(scratch, "leads.db")
+        # The built-in settings only: no settings file of this machine's, no TRUCKINS_ or ROCKET_ variable of the
+        # caller's shell.
+        environment = {k: v for k, v in os.environ.items() if not k.startswith(("TRUCKINS_", "ROCKET_"))}
         server = subprocess.Popen(
-            [os.path.join(copy, "target/release/truckins"), "serve", "--port", str(port), "--database", database],
-            cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [os.path.join(copy, "target/release/truckins"), "--config", "/dev/null", "serve", "--port", str(port),
+             "--database", database],
+            cwd=scratch, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         try:
             base = f"http://127.0.0.1:{port}"

@@ -275,10 +275,11 @@ fn a_valid_quote_is_stored_with_every_field() {
         lead.consent_text.as_deref(),
         Some(written.replace("{legal_name}", legal_name).trim())
     );
-    assert_eq!(
-        lead.consent_version.as_deref(),
-        forms["consent_version"].as_str().map(str::trim)
-    );
+    // The version: forms.toml's, and the short hash of the words as shown (they follow the facts).
+    let version = lead.consent_version.as_deref().unwrap();
+    let (written_version, words_hash) = version.split_once('+').unwrap();
+    assert_eq!(Some(written_version), forms["consent_version"].as_str());
+    assert_eq!(words_hash.len(), 8, "{version}");
     // Consent time and creation time: the same instant, RFC 3339, now.
     let created_at = time::OffsetDateTime::parse(
         &lead.created_at,

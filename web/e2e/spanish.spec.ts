@@ -33,7 +33,9 @@ function expectSpanishQuote(email: string, name: string) {
   const leads = leadsFor(email);
   expect(leads, `leads stored for ${email}`).toHaveLength(1);
   const consent = spanishConsent();
-  expect(leads[0]).toMatchObject({ source: 'quote', name, language: 'es', consent_given: true, consent_text: consent.text, consent_version: consent.version });
+  expect(leads[0]).toMatchObject({ source: 'quote', name, language: 'es', consent_given: true, consent_text: consent.text });
+  // The version stored: es/forms.toml's, and the short hash of the words as shown (they name the agency's facts).
+  expect(leads[0]!.consent_version).toMatch(new RegExp(`^${consent.version}\\+[0-9a-f]{8}$`));
 }
 
 /** Follows the header's language switch; on a phone it is in the menu, which is opened first. */

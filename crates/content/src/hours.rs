@@ -6,16 +6,7 @@ use std::path::Path;
 
 use crate::model::Hours;
 use crate::problems::Problems;
-
-const DAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
+use crate::site::WEEKDAYS;
 
 /// The text of the server's hours. The site's checks have made sure of the days' names and the times' form; an
 /// opening that closes before it opens (over midnight) is not one the counting understands, so it is a problem of
@@ -29,7 +20,7 @@ pub(crate) fn business_hours(
         "# The agency's business hours, from content/facts.toml (written by build.rs, read by src/hours.rs).\n",
     );
     let mut fits = true;
-    for day in DAYS {
+    for day in WEEKDAYS {
         let mut openings: Vec<(String, String)> = hours
             .iter()
             .filter(|entry| entry.days.iter().any(|named| named == day))

@@ -44,12 +44,12 @@ pub fn server_files(built: &Built) -> Vec<(&'static str, String)> {
     vec![
         // The server stores the consent text with each lead: the same words the form shows.
         ("consent.txt", forms.consent_text.clone()),
-        ("consent-version.txt", forms.consent_version.clone()),
+        ("consent-version.txt", crate::forms::stored_version(forms)),
         // ... and the Spanish form's, with its own version, for a lead that was shown them.
         ("consent.es.txt", spanish.forms.consent_text.clone()),
         (
             "consent-version.es.txt",
-            spanish.forms.consent_version.clone(),
+            crate::forms::stored_version(&spanish.forms),
         ),
         // The quote form's insurance type values, which the server accepts (one per line).
         ("insurance-types.txt", insurance_types.join("\n")),

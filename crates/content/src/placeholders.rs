@@ -14,7 +14,7 @@ pub fn to_json(content: &Content) -> String {
 fn placeholders(site: &Site, forms: &Forms) -> [(&'static str, String); 3] {
     [
         ("{consent_text}", forms.consent_text.clone()),
-        ("{consent_version}", forms.consent_version.clone()),
+        ("{consent_version}", crate::forms::stored_version(forms)),
         ("{claims}", site.claims_text.clone()),
     ]
 }
@@ -108,7 +108,11 @@ mod tests {
         let json = r#"{"a": "Consent {consent_version}: {consent_text}", "b": "<p>{claims}</p>"}"#;
         let filled = expand_placeholders(json, &site, &forms);
         let value: serde_json::Value = serde_json::from_str(&filled).expect("still JSON");
-        assert_eq!(value["a"], "Consent 2026-01: I agree \"in quotes\" \\ back");
+        // The version as stored with a lead: forms.toml's and the words' short hash.
+        assert_eq!(
+            value["a"],
+            "Consent 2026-01+f9da38a5: I agree \"in quotes\" \\ back"
+        );
         assert_eq!(
             value["b"],
             "<p>After hours, report a claim to your insurance company's claims line, printed on your policy \

@@ -67,8 +67,8 @@ const US_STATES: [(&str, &str); 51] = [
     ("WI", "Wisconsin"),
     ("WY", "Wyoming"),
 ];
-/// The days `[[hours]]` may name.
-const WEEKDAYS: [&str; 7] = [
+/// The days `[[hours]]` may name, in the week's order.
+pub(crate) const WEEKDAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",

@@ -1,7 +1,8 @@
 //! The Spanish translation's files (`content/es/<the English file's path>`): each English file has its translation
 //! and each translation its English file, and each translation names the English text it was last reviewed against
-//! by that file's SHA-256 (`translation_of`), so that a change to the English stops the build until the Spanish is
-//! brought up to date. The facts (`facts.toml`) are the same in every language and have no translation.
+//! by its [`review_hash`] (`translation_of`: the SHA-256 of the file as written, without a post's `author` line), so
+//! that a change to the English stops the build until the Spanish is brought up to date and stamped (`cargo
+//! reviewed`). The facts (`facts.toml`) are the same in every language and have no translation.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use crate::problems::Problems;
 
 /// The folder of the Spanish translation, inside the content folder.
 pub(crate) const FOLDER: &str = "es";
-/// The key each translated file starts with: the SHA-256 (hex) of the English file it translates.
+/// The key each translated file starts with: the [`review_hash`] of the English file it translates.
 pub(crate) const KEY: &str = "translation_of";
 
 /// The files of a content tree that may hold words: TOML and Markdown, without the folder's README, the images and

@@ -287,3 +287,48 @@ fn a_reviewed_translation_is_stamped_and_builds() {
             .contains("is not a translation")
     );
 }
+
+#[test]
+fn a_legal_name_with_an_ampersand_builds_and_the_consent_version_follows_the_words() {
+    let dir = copy_of_content("ampersand");
+    let before = build(&dir).unwrap_or_else(|problems| panic!("{}", content::report(&problems)));
+    let version = |built: &content::Built| {
+        content::server_files(built)
+            .into_iter()
+            .find(|(name, _)| *name == "consent-version.txt")
+            .unwrap()
+            .1
+    };
+    edit(
+        &dir,
+        "facts.toml",
+        "legal_name = \"Milepost Insurance Agency, LLC\"",
+        "legal_name = \"Smith & Sons Insurance, LLC\"",
+    );
+    let after = build(&dir).unwrap_or_else(|problems| panic!("{}", content::report(&problems)));
+    assert!(
+        after
+            .english
+            .forms
+            .consent_text
+            .contains("I give Smith & Sons Insurance, LLC my")
+    );
+    // The words changed with the fact and forms.toml did not: the version stored with a lead says so.
+    let (old, new) = (version(&before), version(&after));
+    assert_ne!(old, new);
+    assert_eq!(
+        old.split_once('+').unwrap().0,
+        new.split_once('+').unwrap().0
+    );
+    let privacy = after
+        .english
+        .documents
+        .iter()
+        .find(|d| d.slug == "privacy")
+        .unwrap();
+    assert!(
+        privacy.html.contains("Smith &amp; Sons Insurance, LLC"),
+        "{}",
+        privacy.html
+    );
+}
