@@ -179,7 +179,7 @@ async fn show(
                     move || -> Option<(Option<String>, Option<String>)> {
                         let connection = pool.get().ok()?;
                         Some((
-                            super::link_used(&connection, &signature).ok()?,
+                            super::link_used(&connection, id, &signature).ok()?,
                             super::since(&connection, id, status).ok()?,
                         ))
                     },
