@@ -1,9 +1,12 @@
 //! A privacy request's erasure beyond the person's own leads and opt-outs ([`super::forget`] erases those): the
-//! identifier, and the names the matched leads gave, wherever else visitor text is kept. Other people's leads lose
-//! the identifier from their campaign tags and addresses (the whole field) and from their free text (the trace
-//! only); other opt-outs from their note; the outbox's stored payloads (the owner's reports, waiting or sent, which
-//! list campaigns and pages) and the visit counts (their pages, referrers and campaign tags) lose every trace,
-//! their counts kept under [`ERASED`].
+//! identifier the request was made by (the e-mail or the phone, in any spelling), wherever else visitor text is
+//! kept. Other people's leads lose it from their campaign tags and addresses (the whole field) and from their free
+//! text (the trace only); other opt-outs from their note; the outbox's stored payloads (the owner's reports, waiting
+//! or sent, which list campaigns and pages) and the visit counts (their pages, referrers and campaign tags) lose it
+//! too, their counts kept under [`ERASED`]. Names and companies are not looked for here: they are ordinary words
+//! (a company "Hot Shot Trucking" is in the page `/blog/hot-shot-trucking-insurance-considerations`, a company
+//! "None" in the tag `utm_medium=none`), so looking for them would erase other people's data and merge unrelated
+//! traffic into [`ERASED`].
 
 use rusqlite::{Transaction, params};
 use serde_json::Value;
@@ -32,7 +35,7 @@ const FREE: [&str; 7] = [
     "commodities_other",
 ];
 
-/// Erases `identifier`'s traces (just the identifier: another person's lead may rightly name the same person or
+/// Erases `identifier`'s traces (the identifier only: another person's lead may rightly name the same person or
 /// company) from every lead not yet erased, and from every opt-out's note. Returns how many rows changed.
 pub fn erase_in_other_rows(
     transaction: &Transaction<'_>,
@@ -108,7 +111,7 @@ fn update_columns(
     Ok(())
 }
 
-/// Replaces every trace in the stored payloads of the outbox (JSON: each string in it), whatever their state.
+/// Replaces every trace of `traces` (the request's identifier) in the stored payloads of the outbox (JSON: each string in it), whatever their state.
 /// Returns how many payloads changed.
 pub fn erase_in_payloads(
     transaction: &Transaction<'_>,
@@ -172,9 +175,9 @@ const VISIT_COLUMNS: [&str; 5] = [
     "utm_campaign",
 ];
 
-/// Moves the visit counts whose page, referrer or campaign tag holds a trace to the value [`ERASED`], added to any
-/// counts already there (the visitors of a day's totals are added too, so a visitor in both is counted twice: an
-/// over-count of erased traffic, never a person kept). Returns how many values were erased.
+/// Moves the visit counts whose page, referrer or campaign tag holds a trace of `traces` (the request's identifier)
+/// to the value [`ERASED`], added to any counts already there (the visitors of a day's totals are added too, so a
+/// visitor in both is counted twice: an over-count of erased traffic, never a person kept). Returns how many values were erased.
 pub fn erase_in_visit_counts(
     transaction: &Transaction<'_>,
     traces: &Traces,

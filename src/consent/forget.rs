@@ -3,8 +3,9 @@
 //! status, insurance type and number of trucks, its consent's wording and version, the attribution's hosts and
 //! campaign tags, unless a tag or host holds the lead's own name, company, e-mail or phone) and loses every field that
 //! could (a claim's or a change request's own fields with the rest); its deliveries lose their recipient and last
-//! error, and the agency's news of an opt-out that named it loses its payload. A request also erases the person's
-//! traces elsewhere ([`super::elsewhere`]: other leads, stored reports, visit counts). With `secure_delete` on every
+//! error, and the agency's news of an opt-out that named it loses its payload. A request also erases the identifier
+//! it was made by (the e-mail or the phone, in any spelling) elsewhere ([`super::elsewhere`]: other leads, stored
+//! reports, visit counts); names and companies only in the person's own rows. With `secure_delete` on every
 //! connection (see `store::pool`) the old bytes are overwritten in the file, and a `TRUNCATE` checkpoint empties the
 //! WAL.
 
@@ -138,14 +139,16 @@ pub fn forget(
         if dry_run {
             return Ok(erasure);
         }
-        // Read before the leads lose them: the names and numbers the person gave, looked for elsewhere.
-        let person = person_traces(transaction, identifier, &erasure.leads)?;
         erase_leads(transaction, &erasure.leads, now)?;
         erase_revocations(transaction, &erasure.revocations, now)?;
         erase_news(transaction, &erasure.leads, Some(identifier))?;
-        elsewhere::erase_in_other_rows(transaction, &identifier.traces())?;
-        elsewhere::erase_in_payloads(transaction, &person)?;
-        elsewhere::erase_in_visit_counts(transaction, &person)?;
+        // Beyond the person's own rows, only the identifier the request was made by is looked for: a name or a
+        // company is a sequence of ordinary words ("Hot Shot Trucking", "None"), found in pages, campaign tags and
+        // other people's leads that are not about this person at all.
+        let identifier = identifier.traces();
+        elsewhere::erase_in_other_rows(transaction, &identifier)?;
+        elsewhere::erase_in_payloads(transaction, &identifier)?;
+        elsewhere::erase_in_visit_counts(transaction, &identifier)?;
         transaction.execute(
             "INSERT INTO privacy_requests (requested_at, reason, identifier_hash, leads, revocations) \
              VALUES (?1, 'request', ?2, ?3, ?4)",
@@ -153,28 +156,6 @@ pub fn forget(
         )?;
         Ok(erasure)
     })
-}
-
-/// The identifier and what `leads` say of the person (name, company, e-mail, phone), as traces.
-fn person_traces(
-    transaction: &Transaction<'_>,
-    identifier: &Identifier,
-    leads: &[i64],
-) -> rusqlite::Result<Traces> {
-    let mut traces = identifier.traces();
-    let mut read = transaction
-        .prepare_cached("SELECT name, email, phone, company FROM leads WHERE id = ?1")?;
-    for &id in leads {
-        if let Some(fields) = read
-            .query_row([id], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-            })
-            .optional()?
-        {
-            add_lead(&mut traces, fields);
-        }
-    }
-    Ok(traces)
 }
 
 /// A lead's name, e-mail, phone and company.

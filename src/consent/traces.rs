@@ -1,8 +1,9 @@
 //! A person's traces in free text: what erasure looks for beyond the fields that are plainly theirs. A campaign tag,
-//! a referrer, a stored report or someone else's message can hold an e-mail address (in any case), a phone number
-//! (written any way: `+12145550199`, `(214) 555-0199`, `214.555.0199`) or a name (`Zelda Quixote`,
-//! `zelda-quixote`, `zelda_quixote`). [`Traces`] finds them: [`Traces::holds`] for a field that goes whole (also
-//! after URL decoding), [`Traces::erase`] to replace each one found inside a longer text with [`ERASED`].
+//! a referrer, a stored report or someone else's message can hold an e-mail address (in any case) or a phone number
+//! (written any way: `+12145550199`, `(214) 555-0199`, `214.555.0199`); the person's own tags and addresses can also
+//! hold their name (`Zelda Quixote`, `zelda-quixote`, `zelda_quixote`). [`Traces`] finds them: [`Traces::holds`] for
+//! a field that goes whole (also after URL decoding), [`Traces::erase`] to replace each one found inside a longer
+//! text with [`ERASED`].
 
 use std::ops::Range;
 
@@ -45,7 +46,8 @@ impl Traces {
         }
     }
 
-    /// A person's or a company's name, matched as a whole sequence of words.
+    /// A person's or a company's name, matched as a whole sequence of words. For the person's own rows only (see
+    /// `super::elsewhere`): a name is ordinary words, which other people's pages and tags hold too.
     pub fn add_name(&mut self, name: &str) {
         let words: Vec<String> = words(name).into_iter().map(|(_, word)| word).collect();
         let letters: usize = words.iter().map(|word| word.chars().count()).sum();

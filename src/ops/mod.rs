@@ -19,18 +19,20 @@ use crate::config::LogFormat;
 use crate::leads::Leads;
 
 /// 200 only if a lead could be stored now: the database takes a committed write, as a lead's (one row replaced at
-/// each check; a read-only database, a full disk or a file made immutable fails here, see `leads::store::probe`) and the
-/// file written is still the file at the configured path (not deleted or replaced under the server). Otherwise 503 with the reason in words, and the
-/// details (the path, SQLite's message) in the log.
+/// each probe; a read-only database, a full disk or a file made immutable fails here, see `leads::store::probe`) and
+/// the file written is still the file at the configured path (not deleted or replaced under the server). Otherwise
+/// 503 with the reason in words, and the details (the path, SQLite's message) in the log. The probe's answer is
+/// reused for [`PROBE_REUSE`]: at most one committed probe per interval, whatever the rate of checks.
 #[get("/healthz")]
 async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json<Value>) {
     let asked = Instant::now();
-    // One probe at a time: it takes the database's write lock, so a flood of health checks must not queue one
-    // write each behind the leads. A check that waited while another ran takes that one's result, which is as
-    // fresh as its own would be (the probe began after this check was asked).
+    // One probe at a time, and none within PROBE_REUSE of the last: each takes the database's write lock and a
+    // synced commit (which Litestream then replicates), so a flood of health checks must not compete with the leads'
+    // commits. A check that waited while another ran takes that one's result, which is as fresh as its own would be
+    // (the probe began after this check was asked).
     let mut last = last.0.lock().await;
     let answer = match &*last {
-        Some((began, answer)) if *began >= asked => answer.clone(),
+        Some((began, answer)) if *began >= asked || began.elapsed() < PROBE_REUSE => answer.clone(),
         _ => {
             let began = Instant::now();
             let answer = probe(leads).await;
@@ -81,6 +83,10 @@ async fn deliveries(leads: &Leads) -> Value {
         }
     }
 }
+
+/// How long a probe's answer stands for the checks that follow: short beside a monitor's interval (10 s and more), so
+/// a full disk or a database that cannot be written is still reported within it, long beside a flood's.
+const PROBE_REUSE: Duration = Duration::from_secs(2);
 
 /// The last health probe: when it began and what it answered.
 #[derive(Default)]

@@ -137,16 +137,29 @@ pub struct Link {
 }
 
 impl Link {
-    /// The link named by `path` and `query` as they came (not percent-decoded), only when they are spelled exactly
-    /// as the server writes links: decimal numbers without sign or leading zeros, the status's own word, the
-    /// signature in lower-case hex of its exact length, the two parameters in their order and nothing else. Every
-    /// other spelling of a link is refused rather than read: HMAC checks the values, not the text, so upper-case hex,
-    /// `until=0...`, `%2B` or a lead `01` would each be another working address of one link, each able to replay it
-    /// once more if its use were recorded by the text as sent.
+    /// The link named by `path` and `query` as they came (not percent-decoded), only when its values are spelled
+    /// exactly as the server writes them: decimal numbers without sign or leading zeros, the status's own word, the
+    /// signature in lower-case hex of its exact length, `until` and `sig` once each. Any other spelling of those is
+    /// refused rather than read: HMAC checks the values, not the text, so upper-case hex, `until=0...`, `%2B` or a
+    /// lead `01` would each be another working address of one link, each able to replay it once more if its use were
+    /// recorded by the text as sent. Other parameters (a mail provider's click tracking appends `utm_source=...`) and
+    /// the parameters' order are ignored: the use is recorded by the signature, whose one spelling this keeps.
     pub fn parse(path: &str, query: Option<&str>) -> Option<Link> {
         let (lead, status) = path.strip_prefix(PREFIX)?.split_once('/')?;
-        let query = query?;
-        let (until, signature) = query.strip_prefix("until=")?.split_once("&sig=")?;
+        let (mut until, mut signature) = (None, None);
+        for parameter in query?.split('&') {
+            let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
+            let slot = match name {
+                "until" => &mut until,
+                "sig" => &mut signature,
+                _ => continue,
+            };
+            // A second `until` or `sig` is refused: which one counts would be a guess.
+            if slot.replace(value).is_some() {
+                return None;
+            }
+        }
+        let signature = signature?;
         let is_signature = signature.len() == SIGNATURE_DIGITS
             && signature
                 .bytes()
@@ -157,12 +170,12 @@ impl Link {
         let link = Link {
             lead: canonical_number(lead)?,
             status: status.parse().ok()?,
-            until: canonical_number(until)?,
+            until: canonical_number(until?)?,
             signature: signature.to_string(),
         };
-        // Whatever parsing let through (a status spelled otherwise, say), the text must be the one the server
+        // Whatever parsing let through (a status spelled otherwise, say), the path must be the one the server
         // writes for these values.
-        (link.path() == format!("{path}?{query}")).then_some(link)
+        (format!("{PREFIX}{}/{}", link.lead, link.status) == path).then_some(link)
     }
 
     /// The path and query of the link, as the e-mail and the confirmation form carry it.
@@ -313,7 +326,7 @@ mod tests {
     }
 
     #[test]
-    fn a_link_is_read_only_as_the_server_spells_it() {
+    fn a_link_s_values_are_read_only_as_the_server_spells_them() {
         let signer = Signer::with_key(&[7; 32], "https://agency.test");
         let path = signer.path(12, Status::NotAFit, at(1_700_000_000));
         let link = parts(&path);
@@ -339,8 +352,11 @@ mod tests {
             format!("/lead-status/12/not_a_fit?until={until}&sig={upper}"),
             format!("/lead-status/12/not_a_fit?until={until}&sig={one_upper}"),
             format!("/lead-status/12/not_a_fit?until={until}&sig={sig}0"),
-            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}&x=1"),
-            format!("/lead-status/12/not_a_fit?sig={sig}&until={until}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}&until={until}"),
+            format!("/lead-status/12/not_a_fit?until={until}&sig={sig}&sig"),
+            format!("/lead-status/12/not_a_fit?until={until}"),
+            format!("/lead-status/12/not_a_fit?sig={sig}"),
             format!("/lead-status/12/not_a_fit?until={until}&sig=%{}", &sig[1..]),
             format!("/lead-status/-12/not_a_fit?until={until}&sig={sig}"),
         ] {
@@ -348,6 +364,19 @@ mod tests {
             assert_eq!(Link::parse(path, Some(query)), None, "{other}");
         }
         assert_eq!(Link::parse("/lead-status/12/not_a_fit", None), None);
+        // Parameters added by a mail provider's click tracking, and another order, name the same link.
+        for same in [
+            format!("{path}&utm_source=mail&utm_medium=email"),
+            format!("/lead-status/12/not_a_fit?utm_source=x&until={until}&x&sig={sig}"),
+            format!("/lead-status/12/not_a_fit?sig={sig}&until={until}"),
+        ] {
+            let (path, query) = same.split_once('?').unwrap();
+            assert_eq!(
+                Link::parse(path, Some(query)).as_ref(),
+                Some(&link),
+                "{same}"
+            );
+        }
     }
 
     #[test]

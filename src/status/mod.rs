@@ -69,7 +69,7 @@ pub fn change(
         return Ok(Outcome::NoLead);
     };
     if let Some(link) = link
-        && let Some(at) = link_used(&transaction, link)?
+        && let Some(at) = link_used(&transaction, id, link)?
     {
         return Ok(Outcome::LinkUsed { at, now: from });
     }
@@ -105,21 +105,24 @@ pub fn change(
     Ok(Outcome::Changed { from, at })
 }
 
-/// When the link signed `signature` (lower-case hex, as links are read: see [`links::Link::parse`]) made its change,
-/// if it was used. Rows kept before links were read in one spelling only may hold a use made with upper-case hex:
-/// compared in lower case, those uses count too (the table is a few rows per lead: a scan costs nothing).
+/// When the link of lead `id` signed `signature` (lower-case hex, as links are read: see [`links::Link::parse`]) made
+/// its change, if it was used. Rows kept before links were read in one spelling only may hold a use made with
+/// upper-case hex: compared in lower case, those uses count too. `lower(link)` cannot use the index on `link`, so the
+/// lead's own changes (a few rows, by the index on `lead_id`) are the ones compared: a signature signs its lead, so
+/// its use is always among them.
 pub(crate) fn link_used(
     connection: &rusqlite::Connection,
+    id: i64,
     signature: &str,
 ) -> rusqlite::Result<Option<String>> {
     connection
-        .query_row(
-            "SELECT changed_at FROM status_changes WHERE lower(link) = lower(?1) ORDER BY id LIMIT 1",
-            [signature],
-            |row| row.get(0),
-        )
+        .query_row(LINK_USED, params![id, signature], |row| row.get(0))
         .optional()
 }
+
+/// [`link_used`]'s query.
+const LINK_USED: &str = "SELECT changed_at FROM status_changes WHERE lead_id = ?1 AND lower(link) = lower(?2) \
+                         ORDER BY id LIMIT 1";
 
 /// When lead `id` last came to `status`, if its history says.
 pub(crate) fn since(

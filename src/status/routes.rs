@@ -1,9 +1,10 @@
 //! The status links' routes: `GET /lead-status/<lead>/<status>?until=..&sig=..` shows what the link will do and
 //! changes nothing (mail scanners open every link); `POST` to the same address makes the change. A tampered or
 //! unknown link is 404, an expired one 410, and one address (an IPv6 /64 counting as one) may try [`TRIES_PER_IP`]
-//! links per 10 minutes (429 with `Retry-After` after), so guessing is hopeless as well as slow. A link is read only
-//! as the server spells it ([`Link::parse`]): any other spelling is the same 404 as a bad signature. Every answer is
-//! `noindex`, sends no `Referer` and is not cached.
+//! links per 10 minutes (429 with `Retry-After` after), so guessing is hopeless as well as slow. A link's values are
+//! read only as the server spells them ([`Link::parse`]): any other spelling is the same 404 as a bad signature;
+//! parameters added to it (a mail provider's click tracking) are ignored. Every answer is `noindex`, sends no
+//! `Referer` and is not cached.
 
 use rocket::fairing::AdHoc;
 use rocket::http::uri::Origin;
@@ -179,7 +180,7 @@ async fn show(
                     move || -> Option<(Option<String>, Option<String>)> {
                         let connection = pool.get().ok()?;
                         Some((
-                            super::link_used(&connection, &signature).ok()?,
+                            super::link_used(&connection, id, &signature).ok()?,
                             super::since(&connection, id, status).ok()?,
                         ))
                     },

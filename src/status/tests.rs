@@ -10,11 +10,15 @@ fn pool(name: &str) -> store::DbPool {
 }
 
 fn new_lead(pool: &store::DbPool) -> i64 {
+    new_lead_of(pool, "maria@example.com")
+}
+
+fn new_lead_of(pool: &store::DbPool, email: &str) -> i64 {
     let lead = Lead {
         source: Source::Quote,
         created_at: store::now(),
         name: "Maria Lopez".into(),
-        email: "maria@example.com".into(),
+        email: email.into(),
         ..Lead::default()
     };
     match insert(pool, &lead).unwrap() {
@@ -121,6 +125,42 @@ fn a_change_is_kept_with_its_history_and_told_to_the_webhook() {
     assert_eq!(
         store::get(&connection, id).unwrap().unwrap().status,
         Status::Won
+    );
+}
+
+#[test]
+fn a_link_s_use_is_found_through_the_lead_s_index_in_any_case_of_hex() {
+    let pool = pool("link-used");
+    let connection = pool.get().unwrap();
+    let id = new_lead(&pool);
+    let other = new_lead_of(&pool, "other@example.com");
+    // A use kept by an older version, in upper-case hex.
+    change(
+        &connection,
+        id,
+        Status::Quoted,
+        ChangedBy::Link,
+        Some("ABCDEF"),
+        &[],
+    )
+    .unwrap();
+    assert!(link_used(&connection, id, "abcdef").unwrap().is_some());
+    assert_eq!(link_used(&connection, other, "abcdef").unwrap(), None);
+    let plan: Vec<String> = connection
+        .prepare(&format!("EXPLAIN QUERY PLAN {LINK_USED}"))
+        .unwrap()
+        .query_map(params![id, "abcdef"], |row| row.get(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        plan.iter()
+            .any(|step| step.starts_with("SEARCH status_changes USING INDEX status_changes_lead")),
+        "{plan:?}"
+    );
+    assert!(
+        !plan.iter().any(|step| step.starts_with("SCAN")),
+        "{plan:?}"
     );
 }
 

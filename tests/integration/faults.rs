@@ -126,9 +126,9 @@ fn assert_new_leads_refused(server: &Server, label: &str) {
     }
 }
 
-/// Asserts `/healthz` answers 503 with a reason containing `reason`, and `truckins healthcheck` exits non-zero.
+/// Asserts `/healthz` comes to answer 503 with a reason containing `reason`, and `truckins healthcheck` exits non-zero.
 fn assert_unhealthy(server: &Server, dir: &Path, reason: &str) {
-    let reply = server.http().get("/healthz", &[]).expect("an answer");
+    let reply = crate::health_storage::healthz_until(server, 503);
     assert_eq!(reply.status, 503, "{}", reply.text());
     let body = reply.json();
     assert_eq!(body["status"], "unavailable", "{body}");

@@ -1,7 +1,9 @@
-//! `truckins leads forget` erases a person's traces beyond their own fields (issue 36): campaign tags and addresses
-//! that hold their e-mail or name, another lead's message that quotes their address, the owner's report waiting in
-//! the outbox (it lists campaigns), and the visit counts (their campaign tags). The database's bytes are searched
-//! afterwards, as `consent.rs` does for the person's own fields.
+//! `truckins leads forget` erases a person's traces beyond their own fields (issue 36): their own campaign tags and
+//! addresses that hold their e-mail or name; elsewhere (another lead's tags and message, the owner's report waiting in
+//! the outbox, which lists campaigns, and the visit counts) the e-mail the request was made by. The database's bytes
+//! are searched afterwards, as `consent.rs` does for the person's own fields. Names and companies are looked for in
+//! the person's own rows only: other people's pages and tags that share their words ("Trucking", "None") are kept,
+//! and their visits are not merged into `(erased)`.
 
 use serde_json::{Value, json};
 
@@ -11,6 +13,45 @@ use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve};
 
 const EMAIL: &str = "zelda.quixote@forget.example";
 const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/// A page view as a browser makes it, counted by the analytics.
+fn visit(port: u16, path: &str) {
+    let reply = Http::connect(port)
+        .unwrap()
+        .get(
+            path,
+            &[
+                ("User-Agent", FIREFOX),
+                ("Accept", "text/html"),
+                ("Accept-Language", "en-US"),
+            ],
+        )
+        .unwrap();
+    assert_eq!(reply.status, 200, "{path}");
+}
+
+/// The visit counts (page, campaign tags, views), and the owner's stored report.
+fn counts_and_report(database: &std::path::Path) -> (Vec<(String, String, i64)>, String) {
+    let connection = rusqlite::Connection::open(database).unwrap();
+    let counts = connection
+        .prepare(
+            "SELECT path, coalesce(utm_source, '') || ' ' || coalesce(utm_medium, ''), SUM(views) \
+             FROM analytics_visits GROUP BY 1, 2 ORDER BY 1, 2",
+        )
+        .unwrap()
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let report = connection
+        .query_row(
+            "SELECT payload FROM deliveries WHERE kind = 'report'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    (counts, report)
+}
 
 fn export_json(dir: &std::path::Path, database: &std::path::Path) -> Vec<Value> {
     let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
@@ -23,19 +64,11 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
     let dir = TempDir::new("forget-traces");
     let database = dir.path().join("leads.db");
     let mut server = serve(&database, "serve", &[], &[]);
-    // A visit whose campaign tags carry the address and the name, counted by the analytics.
-    let visit = Http::connect(server.port)
-        .unwrap()
-        .get(
-            "/?utm_source=newsletter&utm_campaign=zelda.quixote%40forget.example&utm_medium=Zelda-Quixote",
-            &[
-                ("User-Agent", FIREFOX),
-                ("Accept", "text/html"),
-                ("Accept-Language", "en-US"),
-            ],
-        )
-        .unwrap();
-    assert_eq!(visit.status, 200);
+    // A visit whose campaign tag carries the address, counted by the analytics.
+    visit(
+        server.port,
+        "/?utm_source=newsletter&utm_campaign=zelda.quixote%40forget.example&utm_medium=email",
+    );
     let mut zelda = quote(EMAIL, "traces-1");
     zelda["name"] = json!("Zelda Quixote");
     zelda["company"] = json!("Windmill Freight");
@@ -77,7 +110,7 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
         &env(Some(&plain_smtp(9)), None),
     );
     assert!(ok, "{text}");
-    for trace in [EMAIL, "zelda.quixote%40forget.example", "zelda-quixote"] {
+    for trace in [EMAIL, "zelda.quixote%40forget.example", "zelda quixote"] {
         assert!(
             !files_holding(&database, trace).is_empty(),
             "{trace:?} is in the files at first"
@@ -137,4 +170,73 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
         report["html"].as_str().unwrap().contains("<html"),
         "{report}"
     );
+}
+
+#[test]
+fn forget_keeps_other_people_s_pages_and_tags_that_share_words_with_her_names() {
+    let dir = TempDir::new("forget-words");
+    let database = dir.path().join("leads.db");
+    let mut server = serve(&database, "serve", &[], &[]);
+    // Someone's visit to a page whose words are her company's, with a tag that is her other company's.
+    visit(
+        server.port,
+        "/products/trucking-insurance?utm_source=newsletter&utm_medium=none",
+    );
+    // Her two leads: a company "Trucking", and "None" (as people type in a field they have nothing for).
+    let mut first = quote(EMAIL, "words-1");
+    first["company"] = json!("Trucking");
+    let reply = post(server.port, "/api/leads/quote", &first);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let mut second = quote(EMAIL, "words-2");
+    second["company"] = json!("None");
+    second["utm_medium"] = json!("none");
+    let reply = post(server.port, "/api/leads/quote", &second);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let hers = reply.json()["id"].as_i64().unwrap();
+    // Someone else's lead from the same page and the same tag.
+    let mut other = quote("partner@else.example", "words-3");
+    other["utm_medium"] = json!("none");
+    other["page_url"] = json!("https://www.example.com/products/trucking-insurance");
+    let reply = post(server.port, "/api/leads/quote", &other);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let other = reply.json()["id"].as_i64().unwrap();
+    assert!(server.terminate().success());
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let (ok, text) = cli(
+        dir.path(),
+        &database,
+        &["report", "--email", "--since", &today, "--until", &today],
+        &env(Some(&plain_smtp(9)), None),
+    );
+    assert!(ok, "{text}");
+    let (counts, report) = counts_and_report(&database);
+    assert!(
+        counts.contains(&(
+            "/products/trucking-insurance".to_string(),
+            "newsletter none".to_string(),
+            1
+        )),
+        "{counts:?}"
+    );
+
+    let (ok, text) = cli(
+        dir.path(),
+        &database,
+        &["leads", "forget", "--email", EMAIL],
+        &[],
+    );
+    assert!(ok && text.contains("erased 2 leads"), "{text}");
+    // The visit counts and the report are as they were: nothing of them is hers.
+    assert_eq!(counts_and_report(&database), (counts, report));
+    assert_eq!(files_holding(&database, "(erased)"), Vec::<String>::new());
+    let rows = export_json(dir.path(), &database);
+    let row = |id: i64| rows.iter().find(|row| row["id"] == id).unwrap().clone();
+    let other = row(other);
+    assert_eq!(other["utm_medium"], "none");
+    assert_eq!(
+        other["page_url"],
+        "https://www.example.com/products/trucking-insurance"
+    );
+    // In her own lead her company is still looked for: the tag that is her company's name goes.
+    assert_eq!(row(hers)["utm_medium"], Value::Null);
 }

@@ -1,8 +1,10 @@
-//! A status link is read in one spelling only (issue 36), through the real binary and its real webhook:
+//! A status link's values are read in one spelling only (issue 36), through the real binary and its real webhook:
 //!
 //! - a link used once, then spelled otherwise (upper-case hex, one upper-case digit, `until` with a leading zero or
-//!   `%2B`, the lead `0N` or `%2BN`, the parameters swapped, one more parameter) is refused 404 like a bad
-//!   signature, on GET and POST: the lead stays where it is and no second `lead.status` event is queued;
+//!   `%2B`, the lead `0N` or `%2BN`, `sig` or `until` given twice) is refused 404 like a bad signature, on GET and
+//!   POST: the lead stays where it is and no second `lead.status` event is queued;
+//! - a parameter added by a mail provider's click tracking (`&utm_source=...`), or the two swapped, change nothing
+//!   of what the link is: unused, it works (the lead moves); used, it is known as used and replays nothing;
 //! - the guess limit counts an IPv6 /64 as one address (through the application with Rocket's local client, which
 //!   can give a request any remote address: the test server on loopback is reachable from `::1` alone).
 
@@ -65,8 +67,19 @@ fn respellings(link: &str) -> Vec<String> {
         with(id, &format!("%2B{until}"), sig),
         with(&format!("0{id}"), until, sig),
         with(&format!("%2B{id}"), until, sig),
-        format!("/lead-status/{id}/{status}?sig={sig}&until={until}"),
-        format!("{link}&again=1"),
+        // Given twice: which one counts would be a guess.
+        format!("{link}&sig={sig}"),
+        format!("{link}&until={until}"),
+    ]
+}
+
+/// `link` as a mail provider's click tracking may hand it on: a parameter added, or the two in another order.
+fn tracked(link: &str) -> Vec<String> {
+    let (path, query) = link.split_once('?').unwrap();
+    let (until, sig) = query.split_once('&').unwrap();
+    vec![
+        format!("{link}&utm_source=newsletter"),
+        format!("{path}?utm_medium=email&{sig}&{until}"),
     ]
 }
 
@@ -83,14 +96,18 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
     let contacted = link_for(&mails[0], "Contacted");
     let won = link_for(&mails[0], "Won");
 
-    // Used as sent, then the lead moved on by another link: a replay of the first would move it back.
+    // Used as sent, then the lead moved on by another link, opened through a mail provider's click tracking (a
+    // parameter added): a replay of the first would move it back.
     assert!(
         confirm(server.port, &contacted)
             .text()
             .contains("moved from New to Contacted")
     );
+    let won_tracked = &tracked(&won)[0];
+    let shown = get(server.port, won_tracked);
+    assert_eq!(shown.status, 200, "{won_tracked}: {}", shown.text());
     assert!(
-        confirm(server.port, &won)
+        confirm(server.port, won_tracked)
             .text()
             .contains("moved from Contacted to Won")
     );
@@ -114,12 +131,19 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
         2,
         "no further lead.status event"
     );
-    // As sent, the link is still known as used.
-    assert!(
-        confirm(server.port, &contacted)
-            .text()
-            .contains("This link was already used")
-    );
+    // As sent, and as click tracking hands it on, the link is still known as used.
+    for spelled in [vec![contacted.clone()], tracked(&contacted)].concat() {
+        for reply in [get(server.port, &spelled), confirm(server.port, &spelled)] {
+            assert_eq!(reply.status, 200, "{spelled}: {}", reply.text());
+            assert!(
+                reply.text().contains("This link was already used"),
+                "{spelled}: {}",
+                reply.text()
+            );
+        }
+    }
+    assert_eq!(status_of(dir.path(), &database, id), "won");
+    assert_eq!(status_deliveries(&database, id), 2);
     // The webhook got the two changes, and nothing more was queued for it.
     let events = wait_until("the two lead.status events", || {
         let events: Vec<_> = receiver

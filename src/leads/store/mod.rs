@@ -244,7 +244,8 @@ pub fn write_checked<T>(
 /// configured path. Committed, not rolled back: a rolled-back write never leaves SQLite's page cache, so it passed
 /// on a full disk (or a file made immutable under the server) while every lead's commit failed there. The write is
 /// one row, replaced each time (`health_probe` keeps the time of the last check), so it grows nothing; its cost is
-/// one synced commit per check, and checks run one at a time (src/ops).
+/// one synced commit per probe, and `/healthz` probes one at a time and at most once in 2 s, its checks in between
+/// given the last probe's answer (src/ops).
 pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
     let mut connection = pool.get()?;
     // In line with the leads, as any writer of this process.

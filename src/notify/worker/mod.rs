@@ -92,15 +92,19 @@ impl Senders {
     }
 }
 
+/// What the lanes are told at a stop: the instant by which the attempts under way must have finished. One instant
+/// for all of them, set when the stop is asked for, so no lane counts its grace from when it happened to notice.
+type Stop = Option<Instant>;
+
 /// The running worker; [`Worker::begin_stop`] and [`Worker::stop`] end it.
 pub struct Worker {
-    stop: watch::Sender<bool>,
+    stop: watch::Sender<Stop>,
     /// Closed when the worker's thread has finished.
     finished: oneshot::Receiver<()>,
     /// Rocket's `shutdown.grace`: how long attempts under way at a stop may take to finish.
     grace: Duration,
-    /// When the stop was asked for.
-    stopping_since: Option<Instant>,
+    /// When the attempts under way at the stop must have finished: the stop's request plus the grace.
+    deadline: Option<Instant>,
 }
 
 impl Worker {
@@ -130,7 +134,7 @@ impl Worker {
         }
         let db = Arc::new(Mutex::new(connection));
         let blocking = tokio::runtime::Handle::current();
-        let (stop, stopped) = watch::channel(false);
+        let (stop, stopped) = watch::channel(None);
         let (finished_tx, finished) = oneshot::channel::<()>();
         let spawned = std::thread::Builder::new()
             .name("truckins-notify".into())
@@ -168,7 +172,6 @@ impl Worker {
                             blocking: blocking.clone(),
                             base: settings.notify_retry_base,
                             stopped: stopped.clone(),
-                            grace,
                             pace: pace.clone(),
                         }
                         .run()
@@ -182,7 +185,7 @@ impl Worker {
                 stop,
                 finished,
                 grace,
-                stopping_since: None,
+                deadline: None,
             }),
             Err(error) => {
                 rocket::error!("notifications not started: no thread for them: {error}");
@@ -193,19 +196,22 @@ impl Worker {
 
     /// Tells every channel to stop, at the start of the server's graceful stop: no attempt begins after it, and each
     /// one under way is finished and its outcome written (see [`Lane::run`]), within `shutdown.grace`, beside the
-    /// requests that finish meanwhile.
+    /// requests that finish meanwhile. Every lane is given the same deadline, this call's time plus the grace.
     pub fn begin_stop(&mut self) {
-        let _ = self.stop.send(true);
-        self.stopping_since.get_or_insert_with(Instant::now);
+        let grace = self.grace;
+        let deadline = *self.deadline.get_or_insert_with(|| Instant::now() + grace);
+        // `send_if_modified`: a second call changes nothing (the lanes keep the first deadline).
+        self.stop
+            .send_if_modified(|stop| stop.replace(deadline).is_none());
     }
 
-    /// Waits for the channels to have stopped: at most the grace and a second (their last outcomes written) from
-    /// [`Worker::begin_stop`], so that a receiver that never answers cannot hold the stop beyond what a container
-    /// runtime gives (10 s); such an attempt is left pending and made again at the next start.
+    /// Waits for the channels to have stopped: at most a second (their last outcomes written) after the deadline
+    /// [`Worker::begin_stop`] gave them, so that a receiver that never answers cannot hold the stop beyond what a
+    /// container runtime gives (10 s); such an attempt is left pending and made again at the next start. The lanes
+    /// give up on their attempts at that same deadline, so the second is theirs to record what was answered.
     pub async fn stop(mut self) {
         self.begin_stop();
-        let since = self.stopping_since.unwrap_or_else(Instant::now);
-        let deadline = since + self.grace + Duration::from_secs(1);
+        let deadline = self.deadline.unwrap_or_else(Instant::now) + Duration::from_secs(1);
         let _ = time::timeout_at(deadline.into(), self.finished).await;
     }
 }
@@ -232,9 +238,8 @@ struct Lane {
     /// The server's runtime, whose blocking threads run the database work.
     blocking: tokio::runtime::Handle,
     base: f64,
-    stopped: watch::Receiver<bool>,
-    /// Rocket's `shutdown.grace`.
-    grace: Duration,
+    /// Set at the stop: the deadline of the attempts under way.
+    stopped: watch::Receiver<Stop>,
     pace: Arc<Pace>,
 }
 
@@ -284,7 +289,7 @@ impl Lane {
         // Outcomes whose write failed: written first, before the table is read again.
         let mut kept: Vec<(i64, Update)> = Vec::new();
         loop {
-            if *self.stopped.borrow() {
+            if self.stopped.borrow().is_some() {
                 return;
             }
             if !kept.is_empty()
@@ -334,7 +339,7 @@ impl Lane {
                                 let done = &done;
                                 async move {
                                     // After the stop nothing begins: the rest stays pending, for the next start.
-                                    if *lane.stopped.borrow() {
+                                    if lane.stopped.borrow().is_some() {
                                         return;
                                     }
                                     let outcome = lane.senders.deliver(due).await;
@@ -355,15 +360,18 @@ impl Lane {
                 };
                 // Attempts under way at the stop are finished, not dropped: the relay may already have taken the
                 // message, and one dropped before its answer is recorded would go again at the next start, the
-                // same Message-ID twice. Only one still unanswered after the grace is dropped and left pending.
+                // same Message-ID twice. Only one still unanswered at the stop's deadline (the same for every lane,
+                // so that `Worker::stop` leaves each the time to record) is dropped and left pending. A stop seen
+                // without a deadline (the worker dropped) gives none.
+                let deadline = (*stopped.borrow()).unwrap_or_else(Instant::now);
                 if stopping {
                     rocket::warn!(
                         "notifications: stopping; the {} attempts under way are finished first (within {} s)",
                         channel.as_str(),
-                        self.grace.as_secs()
+                        deadline.saturating_duration_since(Instant::now()).as_secs()
                     );
                 }
-                if stopping && time::timeout(self.grace, &mut work).await.is_err() {
+                if stopping && time::timeout_at(deadline.into(), &mut work).await.is_err() {
                     rocket::warn!(
                         "notifications: {} attempts still unanswered after the stop's grace are left pending \
                          (made again at the next start)",

@@ -71,7 +71,7 @@ fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
     runtime.block_on(async {
         // No deliveries table yet: every write fails.
         let db = Arc::new(Mutex::new(Connection::open_in_memory().unwrap()));
-        let (_stop, stopped) = watch::channel(false);
+        let (_stop, stopped) = watch::channel(None);
         let lane = Lane {
             channel: Channel::Webhook,
             outbox: Outbox::new(&Settings::default()),
@@ -83,7 +83,6 @@ fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
             blocking: tokio::runtime::Handle::current(),
             base: 10.0,
             stopped,
-            grace: Duration::from_secs(5),
             pace: Arc::new(Pace::new(Outbox::new(&Settings::default()))),
         };
         let mut kept = Vec::new();
@@ -113,4 +112,28 @@ fn outcomes_that_cannot_be_written_are_kept_and_written_first_next_time() {
             .unwrap();
         assert_eq!(states, vec!["sent", "failed"]);
     });
+}
+
+#[test]
+fn every_lane_is_given_the_deadline_of_the_stop_s_request() {
+    let (stop, mut stopped) = watch::channel(None);
+    let (_finished, finished) = oneshot::channel();
+    let grace = Duration::from_secs(5);
+    let mut worker = Worker {
+        stop,
+        finished,
+        grace,
+        deadline: None,
+    };
+    let asked = Instant::now();
+    worker.begin_stop();
+    let deadline = stopped.borrow_and_update().expect("a deadline sent");
+    assert!(
+        deadline >= asked + grace && deadline <= Instant::now() + grace,
+        "{deadline:?}"
+    );
+    // Asked again (as `Worker::stop` does), the lanes keep the first instant: none is given a later one.
+    worker.begin_stop();
+    assert_eq!(*stopped.borrow(), Some(deadline));
+    assert!(!stopped.has_changed().unwrap());
 }
