@@ -456,6 +456,8 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "language",
         // A JSON object (CHECK json_valid): given the characters inside one below.
         "request",
+        // A flag (CHECK 0 or 1).
+        "suspected_spam",
     ];
     let columns: Vec<&str> = truckins::leads::store::COLUMNS
         .iter()
