@@ -128,7 +128,7 @@ site_dir="$(python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
     message = json.loads(line)
-    # build.rs is crates/embedded's build script; its package id reads path+file:///dir/crates/embedded#0.1.0.
+    # build.rs is the build script of crates/embedded: its package id reads path+file:///dir/crates/embedded#0.1.0.
     place, _, version = message.get("package_id", "").partition("#")
     if message.get("reason") == "build-script-executed" and (version.startswith("embedded@") or place.endswith("/embedded")):
         print(message["out_dir"] + "/site")' "$release_messages")"
