@@ -162,7 +162,10 @@ for (const language of LANGUAGES) {
       expect(leadsFor(email)).toEqual([]);
 
       await page.locator('#change-vin').fill(VIN);
-      await page.locator('#change-effective_date').fill(localDate(1));
+      // The date picker offers what the server takes: today to a year ahead.
+      const effective = page.locator('#change-effective_date');
+      await expect(effective).toHaveAttribute('max', new RegExp(`^${new Date().getFullYear() + 1}-`));
+      await effective.fill(localDate(1));
       await submit.click();
       await expect(page.getByRole('heading', { name: language.changeReceived, exact: true })).toBeFocused();
       await expect(page.getByRole('region', { name: language.changeReceived }).getByText(language.notInForce)).toBeVisible();

@@ -101,11 +101,19 @@ const requires = (kind: (typeof changeKinds)[number], name: string) => (kind.req
 /** Whether some kind requires the field: without a kind chosen, the others are marked optional. */
 const requiredBySome = (name: string) => changeKinds.some((kind) => requires(kind, name));
 
-/** Today on the visitor's calendar, YYYY-MM-DD: the earliest effective date. */
-function today(): string {
-  const now = new Date();
+/** A day on the visitor's calendar as YYYY-MM-DD. */
+function ymd(day: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/** Today and a year from today, the first and last effective dates the server takes (from 29 February, a year later
+ * is 28 February, as the contract counts it). */
+function effectiveRange(): [string, string] {
+  const now = new Date();
+  const later = new Date(now.getFullYear() + 1, now.getMonth(), now.getDate());
+  const sameMonth = later.getMonth() === now.getMonth() ? later : new Date(now.getFullYear() + 1, now.getMonth() + 1, 0);
+  return [ymd(now), ymd(sameMonth)];
 }
 
 export interface PolicyChangeFormProps {
@@ -121,7 +129,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
   // Set once the island runs: only then can it show one kind's section at a time.
   const [enhanced, setEnhanced] = useState(false);
   const [kindValue, setKindValue] = useState<ChangeKind | ''>('');
-  const [earliest, setEarliest] = useState<string | undefined>(undefined);
+  const [range, setRange] = useState<[string, string] | undefined>(undefined);
   const formElement = useRef<HTMLFormElement | null>(null);
   const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ChangeField>({
     endpoint: changeForm.endpoint,
@@ -135,7 +143,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
 
   useEffect(() => {
     setEnhanced(true);
-    setEarliest(today());
+    setRange(effectiveRange());
     // A kind chosen before the page's script ran.
     const chosen = formElement.current?.querySelector<HTMLInputElement>('input[name="change_kind"]:checked');
     if (chosen && kindOf(chosen.value)) setKindValue(chosen.value as ChangeKind);
@@ -156,7 +164,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
   const required = (name: string) => (kind ? requires(kind, name) : false);
   const optional = (name: string) => (kind ? !requires(kind, name) : !requiredBySome(name));
 
-  const input = (name: ChangeField, label: string, extra: { optional?: boolean; required?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email'; min?: string } = {}) => (
+  const input = (name: ChangeField, label: string, extra: { optional?: boolean; required?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email'; min?: string; max?: string } = {}) => (
     <RuleInput
       id={id(name)}
       name={name}
@@ -236,7 +244,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
       </div>
       <fieldset className="mt-6 grid gap-4 sm:grid-cols-2">
         <legend className="mb-2 text-lg font-semibold">{t('When and who')}</legend>
-        {input('effective_date', t('Effective Date'), { type: 'date', min: earliest, hint: t('Today or later: the day the change should start.') })}
+        {input('effective_date', t('Effective Date'), { type: 'date', min: range?.[0], max: range?.[1], hint: t('Today to a year ahead: the day the change should start.') })}
         {input('policy_number', t('Policy Number'), { optional: true })}
         {input('insured_name', t('Insured Name (as on the policy)'), { autoComplete: 'organization' })}
         {input('name', t('Your Name'), { autoComplete: 'name' })}

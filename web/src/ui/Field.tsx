@@ -77,6 +77,7 @@ export function RuleInput({
   inputMode,
   required = rule.required,
   min,
+  max,
 }: {
   id: string;
   name: string;
@@ -92,6 +93,7 @@ export function RuleInput({
   inputMode?: 'numeric' | 'tel' | 'email';
   required?: boolean;
   min?: string;
+  max?: string;
 }) {
   return (
     <Field id={id} label={label} optional={optional} hint={hint} error={error}>
@@ -106,6 +108,7 @@ export function RuleInput({
         maxLength={rule.maxLength}
         pattern={rule.pattern}
         min={min}
+        max={max}
         defaultValue={defaultValue}
         className={inputClass}
         {...describedBy(id, { hint: Boolean(hint), error: invalid })}

@@ -210,7 +210,7 @@ const table: Record<string, string> = {
   "Required for \"Something else\"; for the other changes, anything we should know.": "Obligatorio para “Otro cambio”; para los demás cambios, lo que debamos saber.",
   "When and who": "Cuándo y quién",
   "Effective Date": "Fecha de vigencia",
-  "Today or later: the day the change should start.": "Hoy o después: el día en que debe empezar el cambio.",
+  "Today to a year ahead: the day the change should start.": "De hoy a un año: el día en que debe empezar el cambio.",
   "Send Change Request": "Enviar solicitud de cambio",
   "Request another change": "Solicitar otro cambio",
 };
