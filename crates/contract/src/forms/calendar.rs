@@ -60,13 +60,7 @@ impl CalendarDate {
         if year < 1 {
             return None;
         }
-        let last = days_in_month(year, self.month);
-        let day = if self.day > last { last } else { self.day };
-        Some(CalendarDate {
-            year,
-            month: self.month,
-            day,
-        })
+        Some(self.in_year(year))
     }
 
     /// The same day of the month `years` later (`years` at least 0); 29 February becomes 28 February in a year
@@ -76,13 +70,18 @@ impl CalendarDate {
         if year > 9999 {
             return None;
         }
+        Some(self.in_year(year))
+    }
+
+    /// The same day of the month in `year`; 29 February becomes 28 February in a year without one.
+    const fn in_year(self, year: i32) -> CalendarDate {
         let last = days_in_month(year, self.month);
         let day = if self.day > last { last } else { self.day };
-        Some(CalendarDate {
+        CalendarDate {
             year,
             month: self.month,
             day,
-        })
+        }
     }
 
     /// Days since 1970-01-01 (negative before), by the civil-from-days method (H. Hinnant): whole 400-year eras
