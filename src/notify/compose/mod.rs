@@ -22,13 +22,12 @@ use crate::consent::Standing;
 use crate::leads::store::{Lead, Source};
 use autoreply::AutoSubmitted;
 pub use autoreply::{autoreply_message, autoreply_text};
+use contract::locale::Locale;
 use facts::agency;
 pub use facts::{type_label, type_label_in};
-use contract::locale::Locale;
 use line::{header_text, one_line};
 pub use notes::{SUSPECTED_SPAM, standing_note, suspected_spam_note};
 pub use rows::sections;
-
 
 fn is_quote(lead: &Lead) -> bool {
     lead.source == Source::Quote
