@@ -159,7 +159,7 @@ PY
 
 step "Valid HTML: every prerendered page and the no-JavaScript form answers, with the Nu Html Checker ($(java -version 2>&1 | head -1))"
 python3 tests/validate_html.py "$site_dir" "http://127.0.0.1:$port" web/node_modules/vnu-jar/build/dist/vnu.jar \
-  "$portable/truckins.db.link-key"
+  "$portable/truckins.db"
 kill "$server"; wait "$server" 2>/dev/null || true
 rm -rf "$portable"
 

@@ -15,6 +15,7 @@ import hmac
 import pathlib
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -37,23 +38,28 @@ def fetch(url: str, form: dict | None = None, raw: bytes | None = None) -> tuple
         return error.code, error.read().decode()
 
 
-def status_link(key_file: pathlib.Path, lead: int, status: str, until: int) -> str:
-    """The path of a status link of the agency's e-mail (src/status/links.rs), signed with the server's key."""
-    key = bytes.fromhex(key_file.read_text().strip())
+def status_link(database: pathlib.Path, lead: int, status: str, until: int) -> str:
+    """The path of a status link of the agency's e-mail (src/status/links.rs), signed with the server's key, which it
+    keeps in the leads database (src/status/key.rs)."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        (hex_key,) = connection.execute(
+            "SELECT value FROM installation_keys WHERE name = 'status_links'"
+        ).fetchone()
+    key = bytes.fromhex(hex_key)
     message = f"lead-status\n{lead}\n{status}\n{until}".encode()
     signature = hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
     return f"/lead-status/{lead}/{status}?until={until}&sig={signature}"
 
 
-def status_pages(base: str, key_file: pathlib.Path) -> dict[str, tuple[int, str]]:
+def status_pages(base: str, database: pathlib.Path) -> dict[str, tuple[int, str]]:
     """The status links' pages (issue 26) for the first lead answer_pages stored: the page a link opens, the one
     after its button, the one of a link used again, of an expired link and of a made-up one."""
-    good = status_link(key_file, 1, "contacted", int(time.time()) + 86_400)
+    good = status_link(database, 1, "contacted", int(time.time()) + 86_400)
     return {
         "answers/status-confirm.html": fetch(f"{base}{good}"),
         "answers/status-changed.html": fetch(f"{base}{good}", raw=b""),
         "answers/status-used.html": fetch(f"{base}{good}", raw=b""),
-        "answers/status-expired.html": fetch(f"{base}{status_link(key_file, 1, 'won', 1_000_000_000)}"),
+        "answers/status-expired.html": fetch(f"{base}{status_link(database, 1, 'won', 1_000_000_000)}"),
         "answers/status-invalid.html": fetch(f"{base}/lead-status/1/won?until=1&sig={'0' * 32}"),
     }
 
@@ -166,8 +172,8 @@ NEWER_THAN_THE_CHECKER = "|".join([
 
 def main() -> int:
     site_dir, base, vnu = pathlib.Path(sys.argv[1]), sys.argv[2].rstrip("/"), sys.argv[3]
-    # The server's key for the status links, beside its database (src/status/links.rs).
-    key_file = pathlib.Path(sys.argv[4])
+    # The server's database, which holds its key for the status links (src/status/key.rs).
+    database = pathlib.Path(sys.argv[4])
     with tempfile.TemporaryDirectory() as scratch:
         root = pathlib.Path(scratch)
         # The form templates (_forms/) hold markers in place of values; the server's filled-in answers are checked.
@@ -180,7 +186,7 @@ def main() -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(file, target)
         answers = answer_pages(base)
-        answers.update(status_pages(base, key_file))
+        answers.update(status_pages(base, database))
         for name, (status, body) in answers.items():
             expected_status, words = EXPECTED_ANSWERS[name]
             if status != expected_status or words not in body or "<!doctype html>" not in body.lower():

@@ -4,7 +4,6 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -294,35 +293,48 @@ pub fn census(path: &Path, now: OffsetDateTime) -> Check {
     }
 }
 
-/// The status links' key beside the database: readable, a key, and for its owner only.
+/// The status links' key, kept in the leads database (`status::key`): there, and a key.
 pub fn link_key(database: &Path) -> Check {
-    let file = crate::status::links::key_file(database);
-    match crate::status::links::read_key(&file) {
-        Ok(None) => Check::skip(
+    let legacy = crate::status::key::legacy_file(database);
+    let not_yet = || {
+        let how = if legacy.exists() {
+            format!("{} is taken into the database", legacy.display())
+        } else {
+            "the server makes it".to_string()
+        };
+        Check::skip(
             "link_key",
-            format!(
-                "{} not made yet: the server makes it at its first start",
-                file.display()
-            ),
+            format!("not in the leads database yet: {how} at its next start"),
+        )
+    };
+    if !database.exists() {
+        return not_yet();
+    }
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let stored = rusqlite::Connection::open_with_flags(database, flags)
+        .map_err(|error| format!("{}: {error}", database.display()))
+        .and_then(|connection| {
+            let has_table: bool = connection
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'installation_keys')",
+                    [],
+                    |row| row.get(0),
+                )
+                .map_err(|error| format!("{}: {error}", database.display()))?;
+            if has_table {
+                crate::status::key::stored(&connection)
+            } else {
+                Ok(None)
+            }
+        });
+    match stored {
+        Ok(Some(_)) => Check::ok(
+            "link_key",
+            "kept in the leads database: its backups and replica carry it, so links already e-mailed work after a \
+             restore",
         ),
-        Ok(Some(_)) => match fs::metadata(&file).map(|found| found.permissions().mode() & 0o777) {
-            Ok(mode) if mode & 0o077 != 0 => Check::fail(
-                "link_key",
-                format!(
-                    "{} (mode {mode:04o}) can be read by other users of this machine, who could make status links: \
-                     chmod 600 it",
-                    file.display()
-                ),
-            ),
-            Ok(mode) => Check::ok(
-                "link_key",
-                format!(
-                    "{} holds a key, mode {mode:04o}; keep it with the backups",
-                    file.display()
-                ),
-            ),
-            Err(error) => Check::fail("link_key", format!("{}: {error}", file.display())),
-        },
+        Ok(None) => not_yet(),
         Err(why) => Check::fail("link_key", why),
     }
 }

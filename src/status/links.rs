@@ -1,11 +1,7 @@
 //! The signed links of the agency's e-mail that move a lead on ("Contacted", "Quoted", ...): each names the lead,
 //! the status and an expiry, signed with HMAC-SHA256 under a key of this installation. The key is made at the first
-//! start, kept in a file beside the database (mode 0600) and never printed; without it nobody can make a link, so
+//! start and kept in the leads database (`super::key`), never printed; without it nobody can make a link, so
 //! the pages need no login. A link carries no personal data: only the lead's number.
-
-use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -38,39 +34,8 @@ pub enum Check {
     Invalid,
 }
 
-/// The file of the key beside `database`: `truckins.db` -> `truckins.db.link-key`.
-pub fn key_file(database: &Path) -> PathBuf {
-    let mut name = database.file_name().unwrap_or_default().to_os_string();
-    name.push(".link-key");
-    database.with_file_name(name)
-}
-
 impl Signer {
-    /// The key of `database`'s installation, made now when there is none (256 bits from the operating system,
-    /// written as hex to a new file readable by its owner only).
-    pub fn load_or_create(database: &Path, base_url: &str) -> Result<Signer, String> {
-        let file = key_file(database);
-        let key = match read_key(&file)? {
-            Some(key) => {
-                if let Ok(found) = std::fs::metadata(&file)
-                    && found.permissions().mode() & 0o077 != 0
-                {
-                    rocket::warn!(
-                        "the status links' key {} can be read by other users of this machine: chmod 600 it",
-                        file.display()
-                    );
-                }
-                key
-            }
-            None => create(&file)?,
-        };
-        Ok(Signer {
-            key,
-            base_url: base_url.trim_end_matches('/').to_string(),
-        })
-    }
-
-    /// A signer with this key (tests).
+    /// A signer with the installation's key (`super::key`) for links to `base_url`.
     pub fn with_key(key: &[u8], base_url: &str) -> Signer {
         Signer {
             key: key.to_vec(),
@@ -207,73 +172,6 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     std::hint::black_box(difference) == 0
 }
 
-/// The key kept in `file`, `None` when there is no such file (yet); an error when it cannot be read or holds no key.
-/// Reads only: the server makes a missing key at its start, `truckins check` just looks.
-pub fn read_key(file: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read_to_string(file) {
-        Ok(text) => decode_hex(text.trim())
-            .filter(|key| key.len() >= 32)
-            .map(Some)
-            .ok_or_else(|| {
-                format!(
-                    "{} does not hold a key (64 hex digits): delete it and start again to make a new one (links \
-                     already sent stop working)",
-                    file.display()
-                )
-            }),
-        Err(error)
-            if matches!(
-                error.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(error) => Err(format!("cannot read {}: {error}", file.display())),
-    }
-}
-
-/// Writes a new key to `file`, readable by its owner only; when another process made it first, reads that one.
-fn create(file: &Path) -> Result<Vec<u8>, String> {
-    let mut key = vec![0u8; 32];
-    getrandom::getrandom(&mut key).map_err(|error| format!("no random key: {error}"))?;
-    let hex: String = key.iter().map(|byte| format!("{byte:02x}")).collect();
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(file)
-        .and_then(|mut out| {
-            out.write_all(format!("{hex}\n").as_bytes())?;
-            out.sync_all()
-        });
-    match written {
-        Ok(()) => {
-            rocket::info!("made the status links' key {}", file.display());
-            Ok(key)
-        }
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
-            decode_hex(text.trim()).ok_or_else(|| format!("{} does not hold a key", file.display()))
-        }
-        Err(error) => Err(format!(
-            "cannot write the status links' key {}: {error}",
-            file.display()
-        )),
-    }
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|at| u8::from_str_radix(&text[at..at + 2], 16).ok())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,24 +285,5 @@ mod tests {
         assert!(!same_bytes(b"abc", b"xbc"));
         assert!(!same_bytes(b"abc", b"abcd"));
         assert!(!same_bytes(b"a", b"A"));
-    }
-
-    #[test]
-    fn the_key_is_made_once_private_and_kept() {
-        let dir = std::env::temp_dir().join(format!("truckins-links-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let database = dir.join("leads.db");
-        let first = Signer::load_or_create(&database, "https://a.test").unwrap();
-        let file = key_file(&database);
-        assert_eq!(file, dir.join("leads.db.link-key"));
-        assert_eq!(
-            std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-        let again = Signer::load_or_create(&database, "https://a.test").unwrap();
-        assert_eq!(first.key, again.key);
-        std::fs::write(&file, "not hex").unwrap();
-        assert!(Signer::load_or_create(&database, "https://a.test").is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

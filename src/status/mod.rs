@@ -3,6 +3,7 @@
 //! of the agency's e-mail that make a change ([`links`]) and their pages ([`routes`], [`page`]); the reminder about a
 //! lead nobody has touched ([`reminders`]).
 
+pub mod key;
 pub mod links;
 mod page;
 pub mod reminders;

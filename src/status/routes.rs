@@ -32,7 +32,7 @@ pub struct StatusLinks {
     per_ip: RateLimiter,
 }
 
-/// Makes (at the first start) or reads the links' key beside the database, and mounts the routes. After the leads'
+/// Makes (at the first start) or reads the links' key in the database, and mounts the routes. After the leads'
 /// stage, whose pool the routes use.
 pub fn stage() -> AdHoc {
     AdHoc::try_on_ignite("Status links", |rocket| async {
@@ -46,7 +46,24 @@ pub fn stage() -> AdHoc {
             .unwrap_or_else(|| crate::site::build_base_url().trim().to_string());
         // Without its key the site still serves and takes leads (a read-only database is answered 503 by the
         // leads' own checks): a lead is never refused for want of a link.
-        let signer = Signer::load_or_create(&settings.database, &base_url)
+        let Some(pool) = rocket
+            .state::<crate::leads::Leads>()
+            .map(|leads| leads.pool.clone())
+        else {
+            rocket::error!("the status links need the leads' stage first");
+            return Err(rocket);
+        };
+        let database = settings.database.clone();
+        let key = rocket::tokio::task::spawn_blocking(move || {
+            let connection = pool.get().map_err(|error| error.to_string())?;
+            let _writer = crate::leads::store::writer();
+            super::key::load_or_create(&connection, &database)
+        })
+        .await
+        .map_err(|error| error.to_string())
+        .and_then(|made| made);
+        let signer = key
+            .map(|key| Signer::with_key(&key, &base_url))
             .map_err(|error| {
                 rocket::error!(
                     "{error}; the agency's e-mail goes without status links until it is fixed"

@@ -1,18 +1,25 @@
 // The status links of the agency's e-mail (issue 26), as the agency's staff meet them on a phone or a desktop: the
 // link's page shows the lead and changes nothing; the button, reached and pressed with the keyboard, makes the change;
 // the page passes axe, fits 320 px without sideways scrolling, and runs no script. The link is signed here as the
-// server signs it (HMAC-SHA256 with the key the server made beside the suite's database), which is what the e-mail
+// server signs it (HMAC-SHA256 with the key the server made and keeps in the suite's database, read with Python's
+// sqlite3), which is what the e-mail
 // would carry; the e-mail itself is read in the Rust tests (tests/integration/status_links.rs).
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { database } from '../playwright.config';
 import { leadsFor, uniqueEmail } from './leads';
 
+/** The status links' key as the server keeps it, in its database (src/status/key.rs). */
+function storedKey(): string {
+  const read = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM installation_keys WHERE name = 'status_links'\").fetchone()[0])";
+  return execFileSync('python3', ['-c', read, database], { encoding: 'utf8' }).trim();
+}
+
 /** The path of the link moving lead `id` to `status`, valid for 30 days from now. */
 function link(id: number, status: string): string {
-  const key = Buffer.from(readFileSync(`${database}.link-key`, 'utf8').trim(), 'hex');
+  const key = Buffer.from(storedKey(), 'hex');
   const until = Math.floor(Date.now() / 1000) + 30 * 86_400;
   const signature = createHmac('sha256', key).update(`lead-status\n${id}\n${status}\n${until}`).digest('hex').slice(0, 32);
   return `/lead-status/${id}/${status}?until=${until}&sig=${signature}`;

@@ -119,17 +119,18 @@ fn a_census_is_fresh_for_sixty_days_and_none_is_not_a_failure() {
 }
 
 #[test]
-fn a_key_readable_by_others_fails_and_a_missing_one_is_made_later() {
+fn the_key_is_looked_for_in_the_database() {
     let dir = scratch("key");
     let database = dir.join("leads.db");
     assert_eq!(link_key(&database).status, Status::Skip);
-    let file = crate::status::links::key_file(&database);
-    fs::write(&file, format!("{}\n", "ab".repeat(32))).unwrap();
-    fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
-    assert_eq!(link_key(&database).status, Status::Fail);
-    fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+    let pool = crate::leads::store::open(&database, 1).unwrap();
+    let connection = pool.get().unwrap();
+    assert_eq!(link_key(&database).status, Status::Skip);
+    crate::status::key::load_or_create(&connection, &database).unwrap();
     assert_eq!(link_key(&database).status, Status::Ok);
-    fs::write(&file, "short\n").unwrap();
+    connection
+        .execute("UPDATE installation_keys SET value = 'short'", [])
+        .unwrap();
     assert_eq!(link_key(&database).status, Status::Fail);
     fs::remove_dir_all(&dir).unwrap();
 }
