@@ -70,6 +70,11 @@ enum Form {
 }
 
 impl Form {
+    /// Whether an accepted post is a new lead, with its own news to the agency (details and opt-outs are not).
+    fn makes_lead(self) -> bool {
+        !matches!(self, Form::Details | Form::OptOut)
+    }
+
     /// The form's rules, addresses and messages.
     fn rules(self) -> &'static contract::forms::Form {
         match self {

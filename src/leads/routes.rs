@@ -360,12 +360,16 @@ async fn submit(
         // An unknown language: the error on `locale`, the rest as the sending page's.
         Err(errors) => (Verdict::Invalid(errors), hint),
     };
-    // A lead the visitor is told was received is, with `replica_acknowledge`, on the replica first (src/replica);
-    // so is a lead the agency is told about: the worker is woken after. (Its look every 5 s may still find the
-    // deliveries sooner; with the replica up, the confirmation takes milliseconds.)
-    if let Verdict::Accepted(..) = verdict {
-        leads.replica.confirm().await;
+    // A lead the visitor is told was received is, with `replica_acknowledge`, off the machine first: on the replica,
+    // or its news taken by the agency's relay or webhook, whichever comes first (src/replica/acknowledge.rs). The
+    // worker is woken first: the agency's copy is never held behind the replica.
+    if let Verdict::Accepted(id, _) = &verdict {
+        let first_copy = form
+            .makes_lead()
+            .then(|| leads.outbox.first_copies().map(|copies| copies.expect(*id)))
+            .flatten();
         leads.outbox.wake();
+        leads.replica.acknowledge(first_copy).await;
     }
     match encoding {
         Encoding::Json => json_answer(verdict, form, locale),

@@ -13,6 +13,7 @@
 
 pub mod compose;
 pub mod endpoints;
+pub mod first_copy;
 pub mod mail;
 pub mod outbox;
 pub mod settings;
@@ -120,6 +121,8 @@ pub struct Outbox {
     wake: Arc<[Notify; 3]>,
     /// Leads whose deliveries were committed since the start: the worker tells a flood from it.
     committed: Arc<std::sync::atomic::AtomicU64>,
+    /// The leads whose answers wait for their first copy off the machine by the agency's channels.
+    first_copies: Arc<first_copy::FirstCopies>,
 }
 
 impl Outbox {
@@ -138,6 +141,7 @@ impl Outbox {
             autoreply: settings.autoreply,
             wake: Arc::new([Notify::new(), Notify::new(), Notify::new()]),
             committed: Arc::default(),
+            first_copies: Arc::default(),
         }
     }
 
@@ -200,6 +204,15 @@ impl Outbox {
     }
 
     /// Leads committed with deliveries since the start.
+    /// The first copies of leads by the agency's channels (`first_copy`), when any of them is on: `None` without
+    /// e-mail or webhook to the agency.
+    pub fn first_copies(&self) -> Option<&Arc<first_copy::FirstCopies>> {
+        self.channels
+            .iter()
+            .any(|channel| matches!(channel, Channel::Email | Channel::Webhook))
+            .then_some(&self.first_copies)
+    }
+
     pub(crate) fn committed(&self) -> u64 {
         self.committed.load(std::sync::atomic::Ordering::Relaxed)
     }

@@ -2,24 +2,29 @@
 //! it (`litestream replicate -exec "truckins serve"`) and copies the leads database to another machine. Nothing is
 //! replicated here; this module asks Litestream, through its control socket ([`socket`]), how far the copy is.
 //!
-//! Every lead a visitor is told was received is a *ticket* once committed ([`Replica::confirm`]). One task of the
-//! server's ([`follow`]) asks Litestream for all the tickets waiting at once: `POST /sync` with `wait` (when
-//! `replica_acknowledge`) answers after the commits made before it are on the replica, so leads committed at the same
-//! moment share one wait however many there are. A lead's answer waits for its ticket at most `replica_wait`; past
-//! that it is answered all the same (it is committed here; storage elsewhere being slow is no reason to refuse it),
-//! the replica is *behind*, and later leads are answered at once until the replica has caught up. Never a 5xx
-//! because of the replica.
+//! Every lead a visitor is told was received is a *ticket* once committed. One task of the server's ([`follow`])
+//! asks Litestream for all the tickets waiting at once: `POST /sync` with `wait` (when `replica_acknowledge`) answers
+//! after the commits made before it are on the replica, so leads committed at the same moment share one wait however
+//! many there are. With `replica_acknowledge` a lead's answer waits for the first copy off the machine, whichever
+//! comes first: its ticket on the replica, or its news taken by the agency's relay or webhook ([`acknowledge`]), at
+//! most `replica_wait`. Never a 5xx because of the replica: past the wait the lead is answered all the same (it is
+//! committed here), counted as unconfirmed.
 //!
-//! `/healthz` shows the state ([`Replica::health`]); the log says when Litestream does not answer, at start and every
-//! minute while it does not.
+//! The replica is *behind* once a ticket has waited longer than `replica_wait` (noticed by the follower every second
+//! while it waits, or by a lead's answer); it has *caught up* once Litestream reports every commit made up to then on
+//! the replica, however many came since. Both are logged with their figures. `/healthz` shows the state
+//! ([`health`]); the log says when Litestream does not answer, at start and every minute while it does not.
 
+mod acknowledge;
+mod health;
 pub mod socket;
+
+pub use acknowledge::Confirmation;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
-use rocket::serde::json::{Value, json};
 use rocket::tokio::{self, sync::Notify, sync::watch};
 
 use crate::config::Settings;
@@ -91,9 +96,13 @@ struct State {
     /// Tickets up to the first number are on the replica once it holds Litestream's transaction, the second
     /// (known from a sync asked after they were issued), oldest first.
     targets: VecDeque<(u64, u64)>,
-    /// Since when the replica has been behind: a lead's wait ran out (and, for `/healthz`, since the oldest ticket
-    /// waited longer than `replica_wait`).
-    behind_since: Option<Instant>,
+    /// Since when the replica has been behind, and the commit it has to hold to have caught up.
+    behind: Option<Behind>,
+    /// How the leads' answers went (`/healthz`).
+    counts: acknowledge::Counts,
+    /// Since a lead was answered with no copy confirmed within `replica_wait`, while no copy has been confirmed
+    /// since: the leads after it are answered at once (see `acknowledge`).
+    unconfirmed_since: Option<Instant>,
     /// Whether Litestream answered the last question; when the log last said it did not (kept across answers, so
     /// that a replica coming and going is named once a minute, not at each change).
     answering: Option<bool>,
@@ -102,21 +111,18 @@ struct State {
     said_unavailable: bool,
 }
 
-fn lock(mutex: &Mutex<State>) -> MutexGuard<'_, State> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+/// The replica fell behind: when, and where things stood.
+#[derive(Debug, Clone, Copy)]
+struct Behind {
+    since: Instant,
+    /// The same moment by the wall clock, for the owner's alert.
+    since_wall: SystemTime,
+    /// The newest commit when it fell behind: the replica has caught up once it holds that one.
+    at: u64,
 }
 
-/// How a lead's answer went with the replica.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Confirmation {
-    /// No replica configured, or not waited for (`replica_acknowledge` off).
-    NotAsked,
-    /// Litestream reported the commit on the replica.
-    Replicated,
-    /// Answered without waiting: the replica was already behind.
-    Behind,
-    /// Answered without the replica's confirmation, which did not come within `replica_wait`.
-    TimedOut,
+fn lock(mutex: &Mutex<State>) -> MutexGuard<'_, State> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Replica {
@@ -138,100 +144,57 @@ impl Replica {
         tokio::spawn(follow(shared.clone()));
         Replica(Some(shared))
     }
-
-    /// Called once a lead is committed, before the visitor is told: follows the commit to the replica and, with
-    /// `replica_acknowledge`, returns once it is there (or `replica_wait` has passed, or at once while the replica
-    /// is behind).
-    pub async fn confirm(&self) -> Confirmation {
-        let Some(shared) = &self.0 else {
-            return Confirmation::NotAsked;
-        };
-        let (ticket, behind) = {
-            let mut state = lock(&shared.state);
-            state.issued += 1;
-            let ticket = state.issued;
-            state.waiting.push_back((ticket, Instant::now()));
-            (ticket, state.behind_since.is_some())
-        };
-        shared.work.notify_one();
-        if !shared.acknowledge {
-            return Confirmation::NotAsked;
-        }
-        if behind {
-            return Confirmation::Behind;
-        }
-        let mut confirmed = shared.confirmed.subscribe();
-        match tokio::time::timeout(shared.wait, confirmed.wait_for(|on| *on >= ticket)).await {
-            Ok(Ok(_)) => Confirmation::Replicated,
-            // The follower is gone (the server is stopping) or the wait ran out.
-            Ok(Err(_)) | Err(_) => shared.fall_behind(ticket),
-        }
-    }
-
-    /// `/healthz`'s `"replica"`, when replication is configured: whether Litestream answers now, the local and the
-    /// replicated transaction, whether the replica is behind and how long the oldest unreplicated commit has waited.
-    pub async fn health(&self) -> Option<Value> {
-        let shared = self.0.as_ref()?;
-        // A sync without `wait`: Litestream reads the WAL's new commits and says where both copies stand.
-        let asked = {
-            let mut last = shared.health_look.lock().await;
-            match &*last {
-                Some((at, asked)) if at.elapsed() < HEALTH_REUSE => asked.clone(),
-                _ => {
-                    let asked = shared.client.sync(false, HEALTH_DEADLINE).await;
-                    if let Err(reason) = &asked {
-                        shared.not_answered(reason);
-                    }
-                    *last = Some((Instant::now(), asked.clone()));
-                    asked
-                }
-            }
-        };
-        let state = lock(&shared.state);
-        let oldest = state
-            .waiting
-            .front()
-            .map_or(Duration::ZERO, |(_, issued)| issued.elapsed());
-        let litestream = match &asked {
-            Ok(_) => "ok",
-            Err(_) => "unavailable",
-        };
-        let behind = state.behind_since.is_some() || oldest > shared.wait;
-        let positions = asked.as_ref().ok();
-        let mut answer = json!({
-            "litestream": litestream,
-            "acknowledge": shared.acknowledge,
-            "behind": behind,
-            "txid": positions.map(|p| p.local),
-            "replicated_txid": positions.map(|p| p.replicated),
-            "oldest_unreplicated_seconds": (oldest.as_secs_f64() * 10.0).round() / 10.0,
-        });
-        if asked.is_err() {
-            // The reason (in the log, once a minute) names a path of this machine: not for whoever asks /healthz.
-            answer["reason"] = "Litestream does not answer on its control socket".into();
-        }
-        Some(answer)
-    }
 }
 
 impl Shared {
-    /// A lead's wait for `ticket` ran out: the replica is behind (said once, until it has caught up). Unless the
-    /// ticket was confirmed meanwhile (confirmations are sent under the state's lock, so this sees them).
-    fn fall_behind(&self, ticket: u64) -> Confirmation {
+    /// A committed lead's ticket, and whether the replica is behind now; the follower is woken for it.
+    fn issue(&self) -> (u64, bool) {
+        let (ticket, behind) = {
+            let mut state = lock(&self.state);
+            state.issued += 1;
+            let ticket = state.issued;
+            state.waiting.push_back((ticket, Instant::now()));
+            (ticket, state.behind.is_some())
+        };
+        self.work.notify_one();
+        (ticket, behind)
+    }
+
+    /// The replica is behind once its oldest waiting ticket has waited longer than `replica_wait`: said once, with
+    /// the figures, until it has caught up.
+    fn check_late(&self) {
         let mut state = lock(&self.state);
-        if *self.confirmed.borrow() >= ticket {
-            return Confirmation::Replicated;
+        let late = state
+            .waiting
+            .front()
+            .is_some_and(|(_, issued)| issued.elapsed() >= self.wait);
+        if late {
+            self.fall_behind(&mut state);
         }
-        if state.behind_since.is_none() {
-            state.behind_since = Some(Instant::now());
-            drop(state);
-            rocket::warn!(
-                "replica: a lead's commit was not confirmed on the replica within {:.1} s; leads are answered without \
-                 waiting for it until it has caught up (they are stored on this machine)",
-                self.wait.as_secs_f64()
-            );
+    }
+
+    /// Marks the replica behind (if it is not already), the caller holding the state.
+    fn fall_behind(&self, state: &mut State) {
+        if state.behind.is_some() {
+            return;
         }
-        Confirmation::TimedOut
+        let at = state.issued;
+        state.behind = Some(Behind {
+            since: Instant::now(),
+            since_wall: SystemTime::now(),
+            at,
+        });
+        let oldest = state
+            .waiting
+            .front()
+            .map_or(0.0, |(_, issued)| issued.elapsed().as_secs_f64());
+        rocket::warn!(
+            "replica: behind: {} commit(s) not confirmed on the replica, the oldest for {oldest:.1} s (more than \
+             replica_wait, {:.1} s); caught up once #{at} is there. Meanwhile a lead is acknowledged once its \
+             e-mail or webhook to the agency is taken",
+            state.waiting.len(),
+            self.wait.as_secs_f64()
+        );
     }
 
     /// Litestream answered a sync asked once tickets up to `covering` were committed: a sync with `wait` answers
@@ -289,14 +252,17 @@ impl Shared {
         {
             state.waiting.pop_front();
         }
-        let caught_up = state
-            .waiting
-            .front()
-            .is_none_or(|(_, issued)| issued.elapsed() < self.wait);
-        if caught_up && let Some(since) = state.behind_since.take() {
+        // Caught up as soon as the commit it fell behind at is on the replica, however many came since.
+        if let Some(behind) = state.behind
+            && confirmed >= behind.at
+        {
+            state.behind = None;
+            let waiting = state.waiting.len();
             rocket::info!(
-                "replica: caught up after {:.1} s behind; leads wait for it again",
-                since.elapsed().as_secs_f64()
+                "replica: caught up after {:.1} s behind: every commit up to #{} (the newest when it fell behind) is \
+                 on the replica, #{confirmed} in all; {waiting} newer commit(s) on their way; leads wait for it again",
+                behind.since.elapsed().as_secs_f64(),
+                behind.at
             );
         }
         // Sent while the state is locked: a caller whose wait runs out meanwhile sees it (`fall_behind`).
@@ -340,7 +306,17 @@ async fn follow(shared: Arc<Shared>) {
         // With acknowledgement, a sync that returns once the commits are on the replica; otherwise Litestream's own
         // schedule copies them, and a sync only says where it stands.
         let wait = shared.acknowledge && any_waiting;
-        match shared.client.sync(wait, SYNC_DEADLINE).await {
+        let sync = shared.client.sync(wait, SYNC_DEADLINE);
+        tokio::pin!(sync);
+        // While the sync is under way, whether the oldest waiting commit has become late is looked at every second:
+        // the replica is behind from then, not from when Litestream gives up.
+        let answer = loop {
+            tokio::select! {
+                answer = &mut sync => break answer,
+                _ = tokio::time::sleep(RETRY_PAUSE) => shared.check_late(),
+            }
+        };
+        match answer {
             Ok(positions) => {
                 shared.answered(covering, wait, positions);
                 let still_waiting = !lock(&shared.state).waiting.is_empty();
@@ -352,6 +328,7 @@ async fn follow(shared: Arc<Shared>) {
             }
             Err(reason) => {
                 shared.not_answered(&reason);
+                shared.check_late();
                 tokio::time::sleep(RETRY_PAUSE).await;
             }
         }

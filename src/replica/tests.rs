@@ -13,6 +13,7 @@ use rocket::tokio::sync::Mutex as AsyncMutex;
 use rocket::tokio::{self, sync::watch};
 
 use super::*;
+use crate::notify::first_copy::FirstCopies;
 
 /// A folder of its own for a test's socket.
 fn socket_path(label: &str) -> PathBuf {
@@ -279,8 +280,8 @@ async fn past_the_wait_a_lead_is_answered_the_replica_is_behind_and_the_next_lea
     let health = replica.health().await.unwrap();
     assert_eq!(health["behind"], true, "{health}");
     assert_eq!(health["litestream"], "ok", "{health}");
-    // Behind: answered at once, without a wait of its own (the held sync is still held).
-    assert_eq!(replica.confirm().await, Confirmation::Behind);
+    // Nothing confirmed since: answered at once, without a wait of its own (the held sync is still held).
+    assert_eq!(replica.confirm().await, Confirmation::AtOnce);
     // The replica catches up: leads wait for it again.
     stand_in.hold.send_replace(false);
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -290,6 +291,78 @@ async fn past_the_wait_a_lead_is_answered_the_replica_is_behind_and_the_next_lea
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(replica.confirm().await, Confirmation::Replicated);
+}
+
+#[rocket::async_test]
+async fn the_agency_s_copy_acknowledges_a_lead_while_the_replica_is_behind() {
+    let path = socket_path("copied");
+    let stand_in = StandIn::start(&path, Behaviour::Litestream);
+    let replica = Replica::start(&settings(&path, Duration::from_secs(30)));
+    let copies = Arc::new(FirstCopies::default());
+    stand_in.hold.send_replace(true);
+    // The replica holds the sync: the agency's copy taken answers the lead.
+    let waiting = {
+        let replica = replica.clone();
+        let expected = copies.expect(1);
+        tokio::spawn(async move { replica.acknowledge(Some(expected)).await })
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while copies.awaited().is_empty() {
+        assert!(Instant::now() < deadline, "the lead waits for its copy");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(!waiting.is_finished());
+    copies.taken(1);
+    assert_eq!(waiting.await.unwrap(), Confirmation::Copied);
+    let counts = &replica.health().await.unwrap()["leads_acknowledged"];
+    assert_eq!(counts["agency_copy"], 1, "{counts}");
+}
+
+#[rocket::async_test]
+async fn behind_a_lead_waits_for_its_copy_alone_and_caught_up_means_the_commit_it_fell_behind_at() {
+    let path = socket_path("caught-up");
+    let stand_in = StandIn::start(&path, Behaviour::Litestream);
+    let replica = Replica::start(&settings(&path, SHORT));
+    let copies = Arc::new(FirstCopies::default());
+    stand_in.hold.send_replace(true);
+    assert_eq!(replica.confirm().await, Confirmation::TimedOut);
+    let behind = replica
+        .behind()
+        .expect("behind after a lead's wait ran out");
+    assert!(behind.waiting >= 1, "{behind:?}");
+    // A copy taken before the next lead: it is acknowledged by it, not at once and not by the replica.
+    copies.taken(2);
+    assert_eq!(
+        replica.acknowledge(Some(copies.expect(2))).await,
+        Confirmation::Copied
+    );
+    // Traffic goes on (a lead every few milliseconds, each a commit) while the replica comes back: it has caught up
+    // once the commit it fell behind at is there, whatever came since.
+    let traffic = {
+        let replica = replica.clone();
+        tokio::spawn(async move {
+            loop {
+                replica.confirm().await;
+                tokio::time::sleep(Duration::from_millis(3)).await;
+            }
+        })
+    };
+    stand_in.hold.send_replace(false);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while replica.behind().is_some() {
+        assert!(Instant::now() < deadline, "never caught up under traffic");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    traffic.abort();
+    let health = replica.health().await.unwrap();
+    assert_eq!(health["behind"], false, "{health}");
+    assert!(
+        health["leads_acknowledged"]["unconfirmed"]
+            .as_u64()
+            .unwrap()
+            >= 1,
+        "{health}"
+    );
 }
 
 #[rocket::async_test]

@@ -17,6 +17,7 @@
 //! its writes are made durable by the next lead's commit, and one lost would only mean a delivery sent again, so
 //! the leads do not wait on its fsyncs. It takes the store's writer turn like every writer of the process.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -41,7 +42,7 @@ use unconfigured::fail_unconfigured;
 use super::mail::Mailer;
 use super::outbox::{self, Due, Update};
 use super::webhook::Webhook;
-use super::{Channel, Outbox};
+use super::{Channel, Kind, Outbox};
 use crate::config::Settings;
 use crate::leads::Leads;
 
@@ -275,6 +276,26 @@ impl Lane {
         Ok(())
     }
 
+    /// The leads whose first copy a visitor's answer waits for, when this lane carries the agency's news.
+    fn awaited(&self) -> Vec<i64> {
+        match (self.channel, self.outbox.first_copies()) {
+            (Channel::Email | Channel::Webhook, Some(copies)) => copies.awaited(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A lead's news taken by the relay or the webhook is its first copy off the machine: said at once, before the
+    /// outcome is written, since the visitor's answer may be waiting for it.
+    fn tell_taken(&self, due: &Due, outcome: &Outcome) {
+        if *outcome != Outcome::Sent || due.kind != Kind::Lead || self.channel == Channel::Autoreply
+        {
+            return;
+        }
+        if let (Some(copies), Some(lead)) = (self.outbox.first_copies(), due.lead()) {
+            copies.taken(lead.id);
+        }
+    }
+
     /// Waits the idle look's time after a failed write (no storm of attempts against a database that refuses
     /// them); true when the stop came meanwhile.
     async fn back_off(&mut self) -> bool {
@@ -305,14 +326,28 @@ impl Lane {
                 }
                 continue;
             }
-            if self.pace.hold_back() {
+            // The first copies that visitors' answers wait for go ahead of everything, and even while a flood holds
+            // the rest back: the pacing must never delay a lead's first copy off the machine.
+            let awaited = self.awaited();
+            let hold = self.pace.hold_back();
+            if hold && awaited.is_empty() {
                 tokio::select! {
                     _ = time::sleep(HOLD_STEP) => continue,
                     _ = self.stopped.changed() => return,
                 }
             }
+            let first: HashSet<i64> = awaited.iter().copied().collect();
             let batch = match self
-                .with_db(move |c| outbox::due_urgent_first(c, channel, outbox::now_ms(), BATCH))
+                .with_db(move |c| {
+                    let now = outbox::now_ms();
+                    let mut batch = outbox::due_awaited(c, channel, &awaited, now)?;
+                    if !hold {
+                        let taken: HashSet<i64> = batch.iter().map(|due| due.id).collect();
+                        let rest = outbox::due_urgent_first(c, channel, now, BATCH)?;
+                        batch.extend(rest.into_iter().filter(|due| !taken.contains(&due.id)));
+                    }
+                    Ok(batch)
+                })
                 .await
             {
                 Ok(batch) => batch,
@@ -328,9 +363,13 @@ impl Lane {
             let mut stopped = self.stopped.clone();
             let done = Mutex::new(Vec::with_capacity(batch.len()));
             let lane = &self;
-            // The urgent ones (a claim's news, first in the batch) are finished before the others begin: sent side
-            // by side, the others could reach the relay first.
-            let (urgent, others): (Vec<&Due>, Vec<&Due>) = batch.iter().partition(|due| due.urgent);
+            // The urgent ones (a claim's news, first in the batch) and the first copies waited for are finished
+            // before the others begin: sent side by side, the others could reach the relay first.
+            let (urgent, others): (Vec<&Due>, Vec<&Due>) = batch.iter().partition(|due| {
+                due.urgent
+                    || (due.kind == Kind::Lead
+                        && due.lead().is_some_and(|lead| first.contains(&lead.id)))
+            });
             let stopping = {
                 let work = async {
                     for group in [urgent, others] {
@@ -343,6 +382,7 @@ impl Lane {
                                         return;
                                     }
                                     let outcome = lane.senders.deliver(due).await;
+                                    lane.tell_taken(due, &outcome);
                                     let update = update(outcome, due, lane.base, outbox::now_ms());
                                     log(due, &update);
                                     done.lock()
