@@ -4,6 +4,7 @@
 //! through the application, in process), and the tests drive it through Rocket's local client, as the server does,
 //! or run the real binary.
 
+pub mod alerts;
 pub mod analytics;
 pub mod built;
 pub mod carriers;
@@ -66,6 +67,8 @@ pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
         .manage(settings)
         .attach(leads::stage())
         .attach(status::routes::stage())
+        .attach(alerts::stage())
+        .attach(alerts::watching())
         .attach(carriers::stage())
         .attach(ops::stage())
         .attach(site::stage())

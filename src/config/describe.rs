@@ -62,10 +62,11 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
             "replica = none (replica_socket unset: the leads are on this machine only)".to_string()
         }
         Some(socket) => format!(
-            "replica_socket = {} (Litestream), replica_acknowledge = {}, replica_wait = {} s",
+            "replica_socket = {} (Litestream), replica_acknowledge = {}, replica_wait = {} s, replica_alert_after = {} s",
             socket.display(),
             settings.replica_acknowledge,
-            settings.replica_wait
+            settings.replica_wait,
+            settings.replica_alert_after
         ),
     });
     lines.push(match settings.lead_retention_days {

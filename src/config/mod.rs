@@ -95,9 +95,12 @@ pub struct Settings {
     /// Answer a lead (its 201, or the plain form's 303) only once Litestream reports that the commit holding it is
     /// on the replica, or `replica_wait` has passed (then it is answered all the same: it is stored here).
     pub replica_acknowledge: bool,
-    /// Seconds a lead's answer waits for the replica at most; while the replica stays behind after such a wait,
-    /// leads are answered at once until it has caught up.
+    /// Seconds a lead's answer waits at most for its first copy off the machine (the replica, or its news taken by
+    /// the agency's relay or webhook); when none confirms in time, the next leads are answered at once until one does.
     pub replica_wait: f64,
+    /// Seconds the replica may stay behind before one e-mail tells `notify_to` (and one when it has caught up; at most
+    /// one alert an hour): src/alerts.
+    pub replica_alert_after: u64,
     /// Days a lead (and an opt-out) is kept before its personal fields are erased, once a day by the server
     /// (src/consent/retention.rs). The default, 1,825, is the TCPA's four-year limitation period and a year; `0`
     /// keeps them until erased by hand (`truckins leads forget`).
@@ -167,6 +170,7 @@ impl std::fmt::Debug for Settings {
             .field("replica_socket", &self.replica_socket)
             .field("replica_acknowledge", &self.replica_acknowledge)
             .field("replica_wait", &self.replica_wait)
+            .field("replica_alert_after", &self.replica_alert_after)
             .field("lead_retention_days", &self.lead_retention_days)
             .field("time_zone", &self.time_zone)
             .field("remind_after_minutes", &self.remind_after_minutes)
@@ -207,6 +211,7 @@ impl Default for Settings {
             replica_socket: None,
             replica_acknowledge: false,
             replica_wait: 5.0,
+            replica_alert_after: 600,
             lead_retention_days: 1825,
             time_zone: None,
             remind_after_minutes: 60,
@@ -225,7 +230,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 31] = [
+pub const KEYS: [&str; 32] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -253,6 +258,7 @@ pub const KEYS: [&str; 31] = [
     "replica_socket",
     "replica_acknowledge",
     "replica_wait",
+    "replica_alert_after",
     "lead_retention_days",
     "time_zone",
     "remind_after_minutes",

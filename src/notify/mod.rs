@@ -213,6 +213,13 @@ impl Outbox {
             .then_some(&self.first_copies)
     }
 
+    /// Wakes every lane for news that is not a lead (an alert, say): not counted as a lead, so no flood is seen.
+    pub fn wake_news(&self) {
+        for channel in &self.channels {
+            self.wake[channel.index()].notify_one();
+        }
+    }
+
     pub(crate) fn committed(&self) -> u64 {
         self.committed.load(std::sync::atomic::Ordering::Relaxed)
     }

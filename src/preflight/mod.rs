@@ -12,7 +12,7 @@
 mod clock;
 mod remote;
 mod site;
-mod storage;
+pub mod storage;
 mod zone;
 
 pub use zone::business_hours;

@@ -1,19 +1,25 @@
 //! A lead's answer, with `replica_acknowledge`: given once the lead is off the machine somewhere, whichever comes
 //! first within `replica_wait`: its commit on the replica (Litestream's sync), or its news taken by the agency's
-//! relay (SMTP 250) or webhook (2xx) (`notify::first_copy`). While the replica is behind only the agency's copy is
-//! waited for. When neither confirms within the wait the lead is answered all the same (it is committed here) and
+//! relay (SMTP 250) or webhook (2xx) (`notify::first_copy`). The agency's copy counts once the replica has had
+//! [`COPY_GRACE`] to confirm (a second; at once while the replica is behind): the replica, when it keeps up, takes
+//! milliseconds, so a lead acknowledged while the store is reachable is on the replica and comes back with a
+//! restore, and the agency's copy answers for the leads the replica cannot take. While the replica is behind only
+//! the agency's copy is waited for. When neither confirms within the wait the lead is answered all the same (it is committed here) and
 //! counted unconfirmed; the leads after it are then answered at once, without a wait of their own, until a copy is
 //! confirmed again (the replica caught up, or any lead's news taken), so a machine cut off from everything does
 //! not hold every visitor for the whole wait.
 
 use std::future::pending;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rocket::serde::json::{Value, json};
 use rocket::tokio;
 
 use super::{Replica, Shared, lock};
 use crate::notify::first_copy::Expected;
+
+/// How long the replica has to confirm a lead before the agency's copy answers for it (at most `replica_wait`).
+pub const COPY_GRACE: Duration = Duration::from_secs(1);
 
 /// How a lead's answer went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +62,7 @@ impl Replica {
         let Some(shared) = &self.0 else {
             return Confirmation::NotAsked;
         };
+        let issued = Instant::now();
         let (ticket, behind) = shared.issue();
         if !shared.acknowledge {
             return Confirmation::NotAsked;
@@ -71,9 +78,15 @@ impl Replica {
                 pending::<()>().await;
             }
         };
+        let grace = COPY_GRACE.min(shared.wait);
         let copied = async {
             match &first_copy {
-                Some(expected) => expected.taken().await,
+                Some(expected) => {
+                    expected.taken().await;
+                    if !behind {
+                        tokio::time::sleep_until((issued + grace).into()).await;
+                    }
+                }
                 None => pending().await,
             }
         };

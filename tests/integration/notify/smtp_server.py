@@ -18,6 +18,7 @@ import os
 import signal
 import ssl
 import threading
+import time
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -77,6 +78,9 @@ class Handler:
                 continue
             parts.append({"content_type": part.get_content_type(), "content": part.get_content()})
         record = {
+            # When the message was taken, by the wall clock, before its 250 is answered: a test compares it with
+            # when the sender's own answer came.
+            "received_at": time.time(),
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
             "tls": session.ssl is not None,

@@ -555,6 +555,8 @@ pub struct Acknowledged {
     pub took: Duration,
     /// When the answer was read.
     pub at: Instant,
+    /// The same moment by the wall clock (to compare with what other processes recorded).
+    pub answered: std::time::SystemTime,
 }
 
 /// What the clients saw.
@@ -652,6 +654,7 @@ fn flood(port: u16, prefix: &str, stop: &AtomicBool, count: &AtomicUsize) -> See
                     id,
                     took: started.elapsed(),
                     at: Instant::now(),
+                    answered: std::time::SystemTime::now(),
                 });
                 count.fetch_add(1, Ordering::SeqCst);
             }

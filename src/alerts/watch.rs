@@ -1,0 +1,108 @@
+//! The server's own look at what an owner must act on, reported to [`Alerts`]: the replica behind (every second: it
+//! is in memory), deliveries failing for more than an hour and the disk nearly full (every minute: a query and a
+//! `statvfs`). A task of the server's runtime from its start to its stop.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use rocket::tokio::{self, time::MissedTickBehavior, time::interval};
+use rusqlite::params;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::{Alerts, Concern};
+use crate::leads::store::DbPool;
+use crate::replica::Replica;
+
+/// How often the replica's state is looked at.
+const REPLICA_LOOK: Duration = Duration::from_secs(1);
+/// How often the deliveries and the disk are looked at.
+const SLOW_LOOK: Duration = Duration::from_secs(60);
+/// A delivery failing this long is the owner's concern.
+const FAILING_FOR: Duration = Duration::from_secs(3600);
+
+/// What the watcher looks at.
+pub struct Watched {
+    pub replica: Replica,
+    pub pool: DbPool,
+    pub database: PathBuf,
+}
+
+/// Looks until the runtime ends (the server's stop).
+pub async fn run(alerts: Alerts, watched: Watched) {
+    let mut replica_look = interval(REPLICA_LOOK);
+    let mut slow_look = interval(SLOW_LOOK);
+    replica_look.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    slow_look.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = replica_look.tick() => {
+                alerts.report(Concern::ReplicaBehind, replica_behind(&watched.replica));
+            }
+            _ = slow_look.tick() => {
+                let pool = watched.pool.clone();
+                let folder = crate::preflight::storage::database_folder(&watched.database);
+                let looked = tokio::task::spawn_blocking(move || (deliveries_failing(&pool), disk(&folder))).await;
+                if let Ok((failing, disk)) = looked {
+                    // A look that could not be made says nothing either way: the state stays as it was.
+                    if let Some(failing) = failing {
+                        alerts.report(Concern::DeliveriesFailing, failing);
+                    }
+                    alerts.report(Concern::DiskNearlyFull, disk);
+                }
+            }
+        }
+    }
+}
+
+/// "the off-site copy of the leads (the replica) is behind since Sat, Nov 28, 2026, 2:05 PM CST: 37 leads not
+/// copied yet".
+fn replica_behind(replica: &Replica) -> Option<String> {
+    let behind = replica.behind()?;
+    let waiting = behind.waiting;
+    Some(format!(
+        "the off-site copy of the leads (the replica) is behind since {}: {waiting} lead{} not copied yet",
+        readable(behind.since),
+        if waiting == 1 { "" } else { "s" }
+    ))
+}
+
+/// A time as the agency reads it, in its time zone.
+fn readable(at: SystemTime) -> String {
+    let at = OffsetDateTime::from(at);
+    let stored = at.format(&Rfc3339).unwrap_or_default();
+    crate::clock::readable(&stored)
+}
+
+/// `Some(None)` when no delivery has been failing for over an hour, `Some(Some(trouble))` when some have; `None`
+/// when the table could not be read.
+fn deliveries_failing(pool: &DbPool) -> Option<Option<String>> {
+    let connection = pool.get().ok()?;
+    let since = crate::notify::outbox::now_ms() - FAILING_FOR.as_millis() as i64;
+    let (failing, oldest): (i64, Option<i64>) = connection
+        .query_row(
+            "SELECT COUNT(*), MIN(queued_ms) FROM deliveries \
+             WHERE state = 'pending' AND attempts > 0 AND queued_ms < ?1",
+            params![since],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .ok()?;
+    Some((failing > 0).then(|| {
+        let hours = oldest
+            .map(|queued| (crate::notify::outbox::now_ms() - queued) / 3_600_000)
+            .unwrap_or(1)
+            .max(1);
+        format!(
+            "{failing} notification{} of leads failing for over {hours} hour{}",
+            if failing == 1 { "" } else { "s" },
+            if hours == 1 { "" } else { "s" }
+        )
+    }))
+}
+
+/// The disk check of `truckins check` (1 GiB free at least), as the server sees it now.
+fn disk(folder: &std::path::Path) -> Option<String> {
+    let check = crate::preflight::storage::disk(folder);
+    (check.status == crate::preflight::Status::Fail)
+        .then(|| format!("the server's disk is nearly full: {}", check.detail))
+}
