@@ -1,5 +1,6 @@
 //! The delivery worker, in the server process, on a thread of its own at a lower priority than the requests (nice
-//! 10), which holds its sends back while a flood of leads comes in ([`pace`]: accepting them comes first): one task
+//! 10), which holds its sends back while a flood of leads comes in ([`pace`]: accepting them comes first), all but
+//! the first copies of leads whose answers wait for them (`super::first_copy`), which go ahead of everything: one task
 //! per channel that is on, each sending its channel's due
 //! deliveries a few at a time (a receiver that hangs holds up only its own channel, and a backlog after an outage
 //! drains at several times the pace of one round trip per delivery), woken when a lead is committed (its first
