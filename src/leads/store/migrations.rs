@@ -29,6 +29,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (12, include_str!("migrations/0012_status.sql")),
     (13, include_str!("migrations/0013_client_requests.sql")),
     (14, include_str!("migrations/0014_suspected_spam.sql")),
+    (16, include_str!("migrations/0016_tls.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {
