@@ -27,7 +27,7 @@ use crate::leads::Leads;
 async fn healthz(
     leads: &State<Leads>,
     last: &State<LastProbe>,
-    tls: Option<&State<std::sync::Arc<crate::tls::Tls>>>,
+    tls: crate::tls::Managed,
 ) -> (Status, Json<Value>) {
     let asked = Instant::now();
     // One probe at a time, and none within PROBE_REUSE of the last: each takes the database's write lock and a
@@ -61,7 +61,7 @@ async fn healthz(
     }
     // Built-in HTTPS: the certificate's state ("missing", "expired", "valid" with its dates) and the renewal's last
     // error; like the replica, it never fails the check (plain HTTP and the leads still work).
-    if let Some(tls) = tls {
+    if let Some(tls) = tls.0 {
         body["tls"] = tls.health(crate::tls::now());
     }
     (status, Json(body))

@@ -256,6 +256,22 @@ impl ResolvesServerCert for Resolver {
     }
 }
 
+/// The built-in HTTPS's state as a route sees it, if the server manages one. A guard of its own, not
+/// `Option<&State<..>>`: Rocket's sentinels refuse to launch with a state that is not managed, even an optional one,
+/// and only the server with `tls_domains` manages this one.
+pub struct Managed(pub Option<Arc<Tls>>);
+
+#[rocket::async_trait]
+impl<'r> rocket::request::FromRequest<'r> for Managed {
+    type Error = std::convert::Infallible;
+
+    async fn from_request(
+        request: &'r rocket::Request<'_>,
+    ) -> rocket::request::Outcome<Managed, Self::Error> {
+        rocket::request::Outcome::Success(Managed(request.rocket().state::<Arc<Tls>>().cloned()))
+    }
+}
+
 /// Unix seconds now.
 pub fn now() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
