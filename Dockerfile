@@ -3,6 +3,10 @@
 # binary, run as a non-root user with the leads database on a volume.
 #   docker build -t truckins .
 #   docker run -d -p 8000:8000 -v truckins-data:/data -e TRUCKINS_BASE_URL=https://www.example.com truckins
+# With built-in HTTPS (the certificate by ACME, kept in the database on the volume), publish 80 and 443 instead
+# (Docker lets a container's user bind ports below 1024 in its own network namespace):
+#   docker run -d -p 80:80 -p 443:443 -v truckins-data:/data -e TRUCKINS_BASE_URL=https://www.example.com \
+#     -e TRUCKINS_TLS_DOMAINS=example.com,www.example.com -e TRUCKINS_ACME_EMAIL=owner@example.com truckins
 # Settings come from the environment (-e TRUCKINS_..., --env-file), or from a settings file mounted where every
 # command reads it by default (deploy/truckins.toml; owned by uid 10001 and mode 0600 if it holds a secret):
 #   -v /etc/truckins/truckins.toml:/etc/truckins/truckins.toml:ro
@@ -31,7 +35,7 @@ ENV TRUCKINS_ADDRESS=0.0.0.0 \
     TRUCKINS_PORT=8000 \
     TRUCKINS_DATABASE=/data/truckins.db
 VOLUME ["/data"]
-EXPOSE 8000
+EXPOSE 8000 80 443
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["truckins", "healthcheck"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["truckins"]

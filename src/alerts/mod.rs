@@ -48,6 +48,7 @@ pub fn watching() -> rocket::fairing::AdHoc {
                 replica: leads.replica.clone(),
                 pool: leads.pool.clone(),
                 database: settings.database.clone(),
+                tls: rocket.state::<Arc<crate::tls::Tls>>().cloned(),
             };
             rocket::tokio::spawn(watch::run(alerts.clone(), watched));
         })
@@ -204,10 +205,15 @@ impl Alerts {
             track.alerted = true;
         }
         state.last_alert.insert(concern, now);
-        let first = capitalized(trouble);
+        // The subject is the trouble's first sentence; the text has it whole.
+        let headline = trouble
+            .split_once(". ")
+            .map_or(trouble, |(first, _)| first)
+            .trim_end_matches('.');
+        let whole = capitalized(trouble.trim_end_matches('.'));
         Some(self.mail(
-            format!("Action needed: {trouble}"),
-            format!("{first}.\n\n{}", concern.advice()),
+            format!("Action needed: {}", lowercased(headline)),
+            format!("{whole}.\n\n{}", concern.advice()),
         ))
     }
 
@@ -267,6 +273,19 @@ fn capitalized(text: &str) -> String {
     chars
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The first letter in lower case, unless the first word is an acronym ("HTTPS").
+fn lowercased(text: &str) -> String {
+    let first_word = text.split(' ').next().unwrap_or_default();
+    if first_word.len() > 1 && first_word.chars().all(|c| !c.is_lowercase()) {
+        return text.to_string();
+    }
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect())
         .unwrap_or_default()
 }
 

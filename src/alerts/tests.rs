@@ -133,6 +133,27 @@ fn at_most_one_alert_an_hour_and_no_resolved_for_an_alert_not_sent() {
 }
 
 #[test]
+fn a_trouble_of_several_sentences_has_its_first_as_the_subject() {
+    let alerts = alerts(0);
+    let told = alerts
+        .decide(
+            Concern::Certificate,
+            Some("The HTTPS certificate for a.test expires in 9 days (2026-12-07) and has not been renewed. The last attempt failed: timeout."),
+            Instant::now(),
+        )
+        .unwrap();
+    assert_eq!(
+        told.subject,
+        "Action needed: the HTTPS certificate for a.test expires in 9 days (2026-12-07) and has not been renewed"
+    );
+    assert!(
+        told.text.contains("The last attempt failed: timeout."),
+        "{}",
+        told.text
+    );
+}
+
+#[test]
 fn the_e_mail_s_html_is_the_text_escaped() {
     let alerts = alerts(0);
     let told = alerts

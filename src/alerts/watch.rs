@@ -1,6 +1,6 @@
 //! The server's own look at what an owner must act on, reported to [`Alerts`]: the replica behind (every second: it
-//! is in memory), deliveries failing for more than an hour and the disk nearly full (every minute: a query and a
-//! `statvfs`). A task of the server's runtime from its start to its stop.
+//! is in memory), deliveries failing for more than an hour, the disk nearly full and the HTTPS certificate (every
+//! minute: a query, a `statvfs`, the certificate's dates). A task of the server's runtime from its start to its stop.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -26,6 +26,8 @@ pub struct Watched {
     pub replica: Replica,
     pub pool: DbPool,
     pub database: PathBuf,
+    /// The HTTPS certificate, when the server gets its own (`tls_domains`).
+    pub tls: Option<std::sync::Arc<crate::tls::Tls>>,
 }
 
 /// Looks until the runtime ends (the server's stop).
@@ -49,6 +51,9 @@ pub async fn run(alerts: Alerts, watched: Watched) {
                         alerts.report(Concern::DeliveriesFailing, failing);
                     }
                     alerts.report(Concern::DiskNearlyFull, disk);
+                }
+                if let Some(tls) = &watched.tls {
+                    alerts.report(Concern::Certificate, tls.concern(OffsetDateTime::now_utc().unix_timestamp()));
                 }
             }
         }

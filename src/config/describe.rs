@@ -83,6 +83,7 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         0 => "remind_after_minutes = 0 (no reminders)".to_string(),
         minutes => format!("remind_after_minutes = {minutes} business minutes"),
     });
+    lines.extend(settings.tls.describe());
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
             "test_clock = {} (TESTS ONLY: the time is read from this file)",

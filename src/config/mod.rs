@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 mod describe;
 mod file;
 mod mistakes;
+pub mod tls;
 
 pub use describe::describe;
 pub use file::{DEFAULT_FILE, Named, SettingsFile, files_read};
@@ -116,6 +117,9 @@ pub struct Settings {
     /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
     /// (see [`crate::clock`]). Never set in production.
     pub test_clock: Option<PathBuf>,
+    /// Built-in HTTPS by ACME (`tls_domains`, `acme_*`, `https_port`, `http_port`; src/config/tls.rs).
+    #[serde(flatten)]
+    pub tls: tls::TlsSettings,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
@@ -175,6 +179,7 @@ impl std::fmt::Debug for Settings {
             .field("time_zone", &self.time_zone)
             .field("remind_after_minutes", &self.remind_after_minutes)
             .field("test_clock", &self.test_clock)
+            .field("tls", &self.tls)
             .finish()
     }
 }
@@ -216,6 +221,7 @@ impl Default for Settings {
             time_zone: None,
             remind_after_minutes: 60,
             test_clock: None,
+            tls: tls::TlsSettings::default(),
         }
     }
 }
@@ -377,6 +383,7 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
         }
         for key in dict.keys() {
             let known = KEYS.contains(&key.as_str())
+                || tls::KEYS.contains(&key.as_str())
                 || rocket::Config::PARAMETERS.contains(&key.as_str())
                 || SOURCE_KEYS.contains(&key.as_str());
             if !known {
@@ -441,6 +448,7 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
     }
     crate::notify::check(&settings)?;
     crate::replica::check(&settings)?;
+    settings.tls.check()?;
     Ok(settings)
 }
 

@@ -24,7 +24,11 @@ use crate::leads::Leads;
 /// 503 with the reason in words, and the details (the path, SQLite's message) in the log. The probe's answer is
 /// reused for [`PROBE_REUSE`]: at most one committed probe per interval, whatever the rate of checks.
 #[get("/healthz")]
-async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json<Value>) {
+async fn healthz(
+    leads: &State<Leads>,
+    last: &State<LastProbe>,
+    tls: crate::tls::Managed,
+) -> (Status, Json<Value>) {
     let asked = Instant::now();
     // One probe at a time, and none within PROBE_REUSE of the last: each takes the database's write lock and a
     // synced commit (which Litestream then replicates), so a flood of health checks must not compete with the leads'
@@ -54,6 +58,11 @@ async fn healthz(leads: &State<Leads>, last: &State<LastProbe>) -> (Status, Json
     }
     if let Some(replica) = leads.replica.health().await {
         body["replica"] = replica;
+    }
+    // Built-in HTTPS: the certificate's state ("missing", "expired", "valid" with its dates) and the renewal's last
+    // error; like the replica, it never fails the check (plain HTTP and the leads still work).
+    if let Some(tls) = tls.0 {
+        body["tls"] = tls.health(crate::tls::now());
     }
     (status, Json(body))
 }

@@ -9,6 +9,7 @@
 //! only write is a temporary file in the database's folder, removed at once, and no e-mail is sent unless asked
 //! (`send_test`).
 
+mod certificate;
 mod clock;
 mod remote;
 mod site;
@@ -150,11 +151,23 @@ pub async fn run(settings: &Settings, options: &Options) -> Report {
         settings.base_url.as_deref(),
         crate::site::build_base_url().trim(),
     ));
-    checks.extend(site::proxy(
-        options.listen,
-        &settings.trusted_proxies,
-        settings.hsts,
-    ));
+    if settings.tls.enabled() {
+        // Built-in HTTPS: visitors connect directly, and the server sends HSTS itself.
+        checks.push(Check::skip(
+            "trusted_proxies",
+            "built-in HTTPS (tls_domains): visitors connect directly, no proxy in front",
+        ));
+        checks.push(Check::ok(
+            "hsts",
+            "sent by the server itself (built-in HTTPS)",
+        ));
+    } else {
+        checks.extend(site::proxy(
+            options.listen,
+            &settings.trusted_proxies,
+            settings.hsts,
+        ));
+    }
     let (mail, webhook, replica) = rocket::tokio::join!(
         remote::mail(settings, options.send_test),
         remote::webhook(settings),
@@ -179,6 +192,11 @@ pub async fn run(settings: &Settings, options: &Options) -> Report {
         time::OffsetDateTime::now_utc(),
     ));
     checks.push(storage::link_key(&database));
+    checks.push(certificate::check(
+        &database,
+        &settings.tls,
+        crate::tls::now(),
+    ));
     checks.push(clock::check(clock::kernel(), answer.as_ref()));
     checks.push(zone::check(
         settings.time_zone.as_deref(),

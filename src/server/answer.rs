@@ -10,15 +10,16 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::header::{ACCEPT_ENCODING, HeaderName, HeaderValue, IF_NONE_MATCH};
+use hyper::header::{ACCEPT_ENCODING, HOST, HeaderName, HeaderValue, IF_NONE_MATCH};
 use hyper::{Method, Request, Response, StatusCode};
 use rocket::http::uri::Origin;
 use rocket::http::{Header, Status};
 use rocket::local::asynchronous::Client;
 use rocket::tokio;
 
+use super::https::{self, Port};
 use super::limits::Limits;
-use super::watchdog::{Activity, AnswerBody, BUSY};
+use super::watchdog::{Activity, AnswerBody, InFlight};
 use crate::ops::RequestLog;
 use crate::site::{self, Negotiation, Overlay};
 
@@ -33,6 +34,8 @@ pub(super) struct Shared {
     pub(super) limits: Limits,
     /// Counts page views for `truckins report`; none when `analytics = false`.
     pub(super) analytics: Option<Arc<crate::analytics::Collector>>,
+    /// Built-in HTTPS (`tls_domains`): the certificate, the challenges, the canonical name.
+    pub(super) tls: Option<Arc<crate::tls::Tls>>,
 }
 
 impl Shared {
@@ -76,10 +79,29 @@ pub(super) async fn answer(
     shared: Arc<Shared>,
     peer: SocketAddr,
     activity: Arc<Activity>,
-    request: Request<Incoming>,
+    port: Port,
+    mut request: Request<Incoming>,
 ) -> Result<Response<AnswerBody>, Infallible> {
-    activity.enter(BUSY);
+    let request_in_flight = InFlight::begin(activity);
     let started = Instant::now();
+    if let Some(answer) = https::before_site(port, shared.tls.as_ref(), &shared, &request) {
+        shared.log.record(
+            request.method().as_str(),
+            request.uri().path(),
+            answer.status,
+            started,
+        );
+        return Ok(response(answer, request_in_flight));
+    }
+    if request.headers().get(HOST).is_none()
+        && let Some(host) = request
+            .uri()
+            .authority()
+            .and_then(|a| HeaderValue::from_str(a.as_str()).ok())
+    {
+        // HTTP/2 names the host in `:authority`; the application, like HTTP/1.1, reads `Host`.
+        request.headers_mut().insert(HOST, host);
+    }
     let path = request.uri().path();
     let is_head = request.method() == Method::HEAD;
     let is_get = request.method() == Method::GET || is_head;
@@ -111,9 +133,14 @@ pub(super) async fn answer(
         let dispatch = tokio::spawn(async move { application(&shared, peer, request).await });
         dispatch.await.unwrap_or_else(|_| Answer::failed())
     };
+    Ok(response(answer, request_in_flight))
+}
+
+/// The answer as hyper sends it; the request is over when hyper is done with its body.
+fn response(answer: Answer, request_in_flight: InFlight) -> Response<AnswerBody> {
     let mut response = Response::new(AnswerBody {
         bytes: Full::new(answer.body),
-        activity,
+        _request: request_in_flight,
     });
     *response.status_mut() =
         StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
@@ -125,7 +152,7 @@ pub(super) async fn answer(
     if answer.close {
         headers.insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
     }
-    Ok(response)
+    response
 }
 
 /// A GET or HEAD of the site's files, answered from memory (for HEAD, hyper sends the head alone; the caller adds

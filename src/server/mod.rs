@@ -19,9 +19,13 @@
 //! Rooms: [`limits`] (the bounds, from the configuration and the open-files limit), [`shares`] (the connections
 //! each client address holds), [`watchdog`] (what each connection is doing and its deadline), [`answer`] (one
 //! request: a site file, the application, or a refusal), [`parse_errors`] (hyper's own answers to requests it
-//! cannot parse, given the security headers); this file listens, runs each connection with its watchdog, and stops.
+//! cannot parse, given the security headers), [`https`] (built-in HTTPS: the handshake, HTTP/2 or HTTP/1.1 by ALPN,
+//! the plain port's challenges and redirects); this file listens, runs each connection with its watchdog, and stops.
+//! With `tls_domains`, it listens on `https_port` (the site) and `http_port` (redirects) in the place of `port`; both
+//! share the connection cap and each address's share.
 
 mod answer;
+mod https;
 mod limits;
 mod parse_errors;
 mod shares;
@@ -34,16 +38,18 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hyper::header::HeaderValue;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use rocket::figment::Figment;
 use rocket::local::asynchronous::Client;
 use rocket::tokio;
-use rocket::tokio::net::{TcpListener, TcpSocket, TcpStream};
+use rocket::tokio::io::{AsyncRead, AsyncWrite};
+use rocket::tokio::net::{TcpListener, TcpSocket};
 use rocket::tokio::sync::{Semaphore, watch};
 
 use crate::config::Settings;
 
 use answer::{Shared, answer, header_name};
+use https::{Agreed, Port};
 pub use limits::Limits;
 use limits::{AcceptFailures, raise_open_files_limit};
 use shares::{Refusals, Shares};
@@ -60,24 +66,58 @@ enum Stage {
 }
 
 /// Serves the application of `figment` (already checked by [`crate::config::load`]) until a shutdown signal.
-pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
+pub async fn serve(figment: Figment, mut settings: Settings) -> Result<(), String> {
+    // Built-in HTTPS: every visitor comes over HTTPS, so HSTS is on.
+    let tls = settings
+        .tls
+        .enabled()
+        .then(|| crate::tls::Tls::new(settings.tls.clone()));
+    let figment = match tls {
+        Some(_) => {
+            settings.hsts = true;
+            figment.merge(("hsts", true))
+        }
+        None => figment,
+    };
     let config = rocket::Config::from(&figment);
     // Listened to before anything else, so a signal during the start stops the server the graceful way too.
     let signals = shutdown_signals(&config.shutdown);
     let open_files = raise_open_files_limit();
     let limits = Limits::new(&settings, config.keep_alive, open_files);
-    let (rocket, log) = crate::application(figment);
+    let (mut rocket, log) = crate::application(figment);
+    if let Some(tls) = &tls {
+        rocket = rocket.manage(tls.clone());
+    }
     // Everything the application checks at start (settings, the database) is checked before the port is taken.
     let client = Client::untracked(rocket)
         .await
         .map_err(|error| format!("could not start: {error}"))?;
-    let address = SocketAddr::new(config.address, config.port);
+    let port = tls
+        .as_ref()
+        .map_or(config.port, |tls| tls.settings.https_port);
+    let address = SocketAddr::new(config.address, port);
     let listener =
         listen(address).map_err(|error| format!("cannot listen on {address}: {error}"))?;
+    let mut acceptor = None;
+    let mut redirects = None;
+    let mut scheme = "http".to_string();
+    if let Some(tls) = &tls {
+        let plain = SocketAddr::new(config.address, tls.settings.http_port);
+        redirects =
+            Some(listen(plain).map_err(|error| format!("cannot listen on {plain}: {error}"))?);
+        acceptor = Some(tokio_rustls::TlsAcceptor::from(tls.server_config()?));
+        scheme = format!("http://{plain} (challenges, redirects) and https");
+        // The stored certificate (if still valid) is served from the first connection; a new one is obtained in
+        // the background, never holding up the start (src/tls/acme.rs).
+        match client.rocket().state::<crate::leads::Leads>() {
+            Some(leads) => crate::tls::acme::start(tls.clone(), leads.pool.clone()),
+            None => return Err("no leads database for the certificate".into()),
+        }
+    }
     // Not println!: a standard output nobody reads any more (`truckins serve | head -1`) must not stop the server.
     let _ = writeln!(
         std::io::stdout().lock(),
-        "listening on http://{} (up to {} connections, {} from one address; open files limit {})",
+        "listening on {scheme}://{} (up to {} connections, {} from one address; open files limit {})",
         listener.local_addr().unwrap_or(address),
         limits.max_connections,
         limits.max_connections_per_ip,
@@ -102,6 +142,7 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         security_lines,
         limits,
         analytics: analytics.clone(),
+        tls,
     });
     let (stage, stage_seen) = watch::channel(Stage::Serving);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
@@ -118,16 +159,29 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
             _ = &mut stop => break,
             permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
         };
-        let (stream, peer) = tokio::select! {
+        let main_port = if acceptor.is_some() {
+            Port::Https
+        } else {
+            Port::Plain
+        };
+        let redirect_accept = async {
+            match &redirects {
+                Some(redirects) => redirects.accept().await,
+                None => std::future::pending().await,
+            }
+        };
+        let (accepted, port) = tokio::select! {
             biased;
             _ = &mut stop => break,
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    accept_failures.note(&error).await;
-                    continue;
-                }
-            },
+            accepted = listener.accept() => (accepted, main_port),
+            accepted = redirect_accept => (accepted, Port::Redirect),
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                accept_failures.note(&error).await;
+                continue;
+            }
         };
         let Some(share) = shares.take(peer.ip()) else {
             // The address already holds its share: the connection is closed now, before a byte is read. Answering
@@ -143,13 +197,30 @@ pub async fn serve(figment: Figment, settings: Settings) -> Result<(), String> {
         };
         let shared = shared.clone();
         let stage = stage_seen.clone();
+        let acceptor = acceptor.clone();
         tokio::spawn(async move {
-            connection(shared, stream, peer, stage).await;
+            let _ = stream.set_nodelay(true);
+            match (port, acceptor) {
+                (Port::Https, Some(acceptor)) => {
+                    let deadline = Instant::now() + shared.limits.head_timeout;
+                    match https::handshake(&acceptor, stream, deadline).await {
+                        Some(Agreed::Http2(tls)) => {
+                            connection(shared, tls, peer, port, true, stage).await
+                        }
+                        Some(Agreed::Http1(tls)) => {
+                            connection(shared, tls, peer, port, false, stage).await
+                        }
+                        Some(Agreed::AcmeValidation) | None => {}
+                    }
+                }
+                _ => connection(shared, stream, peer, port, false, stage).await,
+            }
             drop(share);
             drop(permit);
         });
     }
     drop(listener);
+    drop(redirects);
     // Notifications stop now too: no new attempt, those under way finished within the same grace as the requests.
     let mut notifications = notifications;
     if let Some(notifications) = notifications.as_mut() {
@@ -204,14 +275,17 @@ fn listen(address: SocketAddr) -> io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Serves one connection until it ends, breaks a limit, or the server stops.
-async fn connection(
+/// Serves one connection (TCP, or TLS on it) until it ends, breaks a limit, or the server stops.
+async fn connection<S>(
     shared: Arc<Shared>,
-    stream: TcpStream,
+    stream: S,
     peer: SocketAddr,
-    mut stage: watch::Receiver<Stage>,
-) {
-    let _ = stream.set_nodelay(true);
+    port: Port,
+    http2: bool,
+    stage: watch::Receiver<Stage>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let limits = shared.limits;
     let activity = Arc::new(Activity::new());
     let io = TokioIo::new(WatchedStream {
@@ -222,16 +296,57 @@ async fn connection(
     });
     let service_activity = activity.clone();
     let service = hyper::service::service_fn(move |request| {
-        answer(shared.clone(), peer, service_activity.clone(), request)
+        answer(
+            shared.clone(),
+            peer,
+            service_activity.clone(),
+            port,
+            request,
+        )
     });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .keep_alive(limits.keep_alive.is_some())
-        // Heads and buffered pipelined requests: far more than any browser sends, far less than hyper's 400 KiB.
-        .max_buf_size(64 * 1024);
-    let connection = builder.serve_connection(io, service);
-    tokio::pin!(connection);
+    if http2 {
+        let mut builder = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
+        builder
+            // A page and its assets at once, as a browser asks for them; far fewer than hyper's 200.
+            .max_concurrent_streams(100)
+            .max_header_list_size(64 * 1024);
+        let connection = builder.serve_connection(io, service);
+        tokio::pin!(connection);
+        watch(
+            connection,
+            |c| c.graceful_shutdown(),
+            &activity,
+            limits,
+            stage,
+        )
+        .await;
+    } else {
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .keep_alive(limits.keep_alive.is_some())
+            // Heads and buffered pipelined requests: far more than any browser sends, far less than hyper's 400 KiB.
+            .max_buf_size(64 * 1024);
+        let connection = builder.serve_connection(io, service);
+        tokio::pin!(connection);
+        watch(
+            connection,
+            |c| c.graceful_shutdown(),
+            &activity,
+            limits,
+            stage,
+        )
+        .await;
+    }
+}
 
+/// Drives `connection` under its watchdog: closed at its deadline, drained (`graceful`) when the server stops.
+async fn watch<F: std::future::Future>(
+    mut connection: std::pin::Pin<&mut F>,
+    graceful: impl Fn(std::pin::Pin<&mut F>),
+    activity: &Activity,
+    limits: Limits,
+    mut stage: watch::Receiver<Stage>,
+) {
     // The watchdog wakes at the connection's deadline, and at least every second: a phase change can bring the
     // deadline forward (an answer sent, the connection now idle), and no one tells the timer.
     let check_every = Duration::from_secs(1);
@@ -241,7 +356,7 @@ async fn connection(
             .deadline(&limits)
             .map_or(soon, |deadline| deadline.min(soon))
     };
-    let timer = tokio::time::sleep_until(next_check(&activity).into());
+    let timer = tokio::time::sleep_until(next_check(activity).into());
     tokio::pin!(timer);
     let mut draining = false;
     loop {
@@ -252,14 +367,14 @@ async fn connection(
                     // Dropping the connection closes the socket.
                     return;
                 }
-                timer.as_mut().reset(next_check(&activity).into());
+                timer.as_mut().reset(next_check(activity).into());
             }
             changed = stage.changed() => {
                 match (changed, *stage.borrow_and_update()) {
                     (Ok(()), Stage::Serving) => {}
                     (Ok(()), Stage::Draining) if !draining => {
                         draining = true;
-                        connection.as_mut().graceful_shutdown();
+                        graceful(connection.as_mut());
                     }
                     (Ok(()), Stage::Draining) => {}
                     _ => return,

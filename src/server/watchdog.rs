@@ -5,7 +5,7 @@ use std::convert::Infallible;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,6 @@ use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::Full;
 use rocket::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use rocket::tokio::net::TcpStream;
 
 use super::limits::Limits;
 use super::parse_errors::{Rewritten, may_be_answer, with_headers};
@@ -38,6 +37,9 @@ pub(super) struct Activity {
     pub(super) last_progress: AtomicU64,
     /// The last write could not go out (the client is not reading).
     pub(super) write_blocked: AtomicBool,
+    /// Requests being answered: one at most over HTTP/1.1, several streams at once over HTTP/2, where the
+    /// connection is idle only when the last of them is over.
+    pub(super) in_flight: AtomicU32,
 }
 
 impl Activity {
@@ -48,6 +50,21 @@ impl Activity {
             phase_since: AtomicU64::new(0),
             last_progress: AtomicU64::new(0),
             write_blocked: AtomicBool::new(false),
+            in_flight: AtomicU32::new(0),
+        }
+    }
+
+    /// A request begins: busy until [`Activity::end`] has been called as often.
+    pub(super) fn begin(&self) {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        self.enter(BUSY);
+    }
+
+    /// A request is over (answered, or given up by its client); the last one leaves the connection idle.
+    pub(super) fn end(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::Relaxed) <= 1 {
+            self.in_flight.store(0, Ordering::Relaxed);
+            self.enter(IDLE);
         }
     }
 
@@ -102,8 +119,9 @@ impl Activity {
 
 /// The connection's socket, reporting what moves through it to the connection's [`Activity`]; hyper's own answers
 /// to requests it cannot parse go out with the security headers ([`super::parse_errors`]).
-pub(super) struct WatchedStream {
-    pub(super) stream: TcpStream,
+pub(super) struct WatchedStream<S> {
+    /// The TCP socket, or the TLS stream on it (the plain side: what hyper reads and writes).
+    pub(super) stream: S,
     pub(super) activity: Arc<Activity>,
     /// The security headers as head lines, shared by all connections.
     pub(super) security_lines: Arc<[u8]>,
@@ -111,7 +129,7 @@ pub(super) struct WatchedStream {
     pub(super) rewritten: Option<Rewritten>,
 }
 
-impl WatchedStream {
+impl<S: AsyncRead + AsyncWrite + Unpin> WatchedStream<S> {
     /// What hyper writes, with the headers added when it is one of hyper's own answers: looked at only while no
     /// request of ours is being answered (hyper answers a parse error before any service call for that request), and
     /// only when it begins as such an answer does.
@@ -139,7 +157,7 @@ impl WatchedStream {
     }
 }
 
-impl AsyncRead for WatchedStream {
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for WatchedStream<S> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -154,7 +172,7 @@ impl AsyncRead for WatchedStream {
     }
 }
 
-impl AsyncWrite for WatchedStream {
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for WatchedStream<S> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -210,11 +228,28 @@ impl AsyncWrite for WatchedStream {
     }
 }
 
-/// An answer's body, in one piece; when hyper has taken all of it (or dropped it), the request is over and the
-/// connection is idle.
+/// An answer's body, in one piece; when hyper has taken all of it (or dropped it), the request is over.
 pub(super) struct AnswerBody {
     pub(super) bytes: Full<Bytes>,
-    pub(super) activity: Arc<Activity>,
+    /// Held for its drop: the request is over when hyper is done with the body.
+    pub(super) _request: InFlight,
+}
+
+/// One request being answered, from its head to its answer's end: dropped with the answer's body, or with the
+/// request's future when its client gives it up (an HTTP/2 stream reset) before there is one.
+pub(super) struct InFlight(pub(super) Arc<Activity>);
+
+impl InFlight {
+    pub(super) fn begin(activity: Arc<Activity>) -> InFlight {
+        activity.begin();
+        InFlight(activity)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.end();
+    }
 }
 
 impl Body for AnswerBody {
@@ -234,12 +269,6 @@ impl Body for AnswerBody {
 
     fn size_hint(&self) -> SizeHint {
         self.bytes.size_hint()
-    }
-}
-
-impl Drop for AnswerBody {
-    fn drop(&mut self) {
-        self.activity.enter(IDLE);
     }
 }
 

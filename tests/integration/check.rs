@@ -223,6 +223,7 @@ fn a_good_configuration_passes_every_check_and_sends_no_e_mail() {
             "replica",
             "census",
             "link_key",
+            "certificate",
             "clock",
             "time_zone"
         ],
@@ -266,7 +267,7 @@ fn a_good_configuration_passes_every_check_and_sends_no_e_mail() {
         run.stdout
     );
     // Not configured: said with why, never a failure.
-    for name in ["replica", "census", "link_key"] {
+    for name in ["replica", "census", "link_key", "certificate"] {
         assert_eq!(run.mark(name), '–', "{}", run.stdout);
     }
 

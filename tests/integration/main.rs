@@ -28,6 +28,7 @@ mod export;
 mod faults;
 mod forget_traces;
 mod health_storage;
+mod https;
 mod languages;
 mod leads;
 mod leads_language;

@@ -30,6 +30,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (13, include_str!("migrations/0013_client_requests.sql")),
     (14, include_str!("migrations/0014_suspected_spam.sql")),
     (15, include_str!("migrations/0015_installation_keys.sql")),
+    (16, include_str!("migrations/0016_tls.sql")),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {

@@ -1,0 +1,147 @@
+//! A certificate's validity read from its DER (X.509's `tbsCertificate.validity`): the few bytes renewal needs,
+//! read by a small walker rather than a whole X.509 parser (and its half-dozen crates).
+
+use rustls::pki_types::CertificateDer;
+
+/// When a certificate starts and stops being valid, in Unix seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Validity {
+    pub not_before: i64,
+    pub not_after: i64,
+}
+
+/// One DER element: its tag and contents, and what follows it.
+fn element(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = bytes.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (length, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let count = usize::from(first & 0x7f);
+        if count == 0 || count > 4 || rest.len() < count {
+            return None;
+        }
+        let length = rest[..count]
+            .iter()
+            .fold(0usize, |length, &byte| (length << 8) | usize::from(byte));
+        (length, &rest[count..])
+    };
+    if rest.len() < length {
+        return None;
+    }
+    Some((tag, &rest[..length], &rest[length..]))
+}
+
+const SEQUENCE: u8 = 0x30;
+const VERSION: u8 = 0xa0;
+const UTC_TIME: u8 = 0x17;
+const GENERALIZED_TIME: u8 = 0x18;
+
+/// The validity of `certificate`, or why it could not be read.
+pub fn validity(certificate: &CertificateDer<'_>) -> Result<Validity, String> {
+    read(certificate.as_ref())
+        .ok_or_else(|| "the certificate's validity cannot be read".to_string())
+}
+
+fn read(der: &[u8]) -> Option<Validity> {
+    let (SEQUENCE, certificate, _) = element(der)? else {
+        return None;
+    };
+    let (SEQUENCE, tbs, _) = element(certificate)? else {
+        return None;
+    };
+    let mut rest = tbs;
+    let (tag, _, after) = element(rest)?;
+    if tag == VERSION {
+        rest = after;
+    }
+    // serialNumber, signature, issuer, then validity.
+    for _ in 0..3 {
+        rest = element(rest)?.2;
+    }
+    let (SEQUENCE, validity, _) = element(rest)? else {
+        return None;
+    };
+    let (before_tag, before, rest) = element(validity)?;
+    let (after_tag, after, _) = element(rest)?;
+    Some(Validity {
+        not_before: time_of(before_tag, before)?,
+        not_after: time_of(after_tag, after)?,
+    })
+}
+
+/// UTCTime (`YYMMDDHHMMSSZ`, years 1950–2049) or GeneralizedTime (`YYYYMMDDHHMMSSZ`), as X.509 requires them.
+fn time_of(tag: u8, text: &[u8]) -> Option<i64> {
+    let text = std::str::from_utf8(text).ok()?;
+    let digits = text.strip_suffix('Z')?;
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (year, rest) = match (tag, digits.len()) {
+        (UTC_TIME, 12) => {
+            let short: i32 = digits[..2].parse().ok()?;
+            (
+                if short < 50 {
+                    2000 + short
+                } else {
+                    1900 + short
+                },
+                &digits[2..],
+            )
+        }
+        (GENERALIZED_TIME, 14) => (digits[..4].parse().ok()?, &digits[4..]),
+        _ => return None,
+    };
+    let field = |at: usize| rest[at..at + 2].parse::<u8>().ok();
+    let month = time::Month::try_from(field(0)?).ok()?;
+    let date = time::Date::from_calendar_date(year, month, field(2)?).ok()?;
+    let time = time::Time::from_hms(field(4)?, field(6)?, field(8)?).ok()?;
+    Some(
+        time::PrimitiveDateTime::new(date, time)
+            .assume_utc()
+            .unix_timestamp(),
+    )
+}
+
+/// A Unix time as RFC 3339 (UTC), for `/healthz`, the log and `truckins check`.
+pub fn date(unix: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(unix)
+        .ok()
+        .and_then(|at| {
+            at.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| unix.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_validity_rcgen_wrote() {
+        let mut params = rcgen::CertificateParams::new(vec!["example.com".to_string()]).unwrap();
+        params.not_before = time::macros::datetime!(2026-01-02 03:04:05 UTC);
+        params.not_after = time::macros::datetime!(2051-04-01 00:00:00 UTC);
+        let key = rcgen::KeyPair::generate().unwrap();
+        let certificate = params.self_signed(&key).unwrap();
+        let validity = validity(certificate.der()).unwrap();
+        assert_eq!(date(validity.not_before), "2026-01-02T03:04:05Z");
+        assert_eq!(date(validity.not_after), "2051-04-01T00:00:00Z");
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for bytes in [
+            &b""[..],
+            &[0x30],
+            &[0x30, 0x84, 0xff, 0xff, 0xff, 0xff],
+            &[0x30, 0x03, 0x30, 0x01, 0x02],
+            &[0x30, 0x82, 0x00],
+        ] {
+            assert!(validity(&CertificateDer::from(bytes.to_vec())).is_err());
+        }
+        assert_eq!(time_of(UTC_TIME, b"991301000000Z"), None);
+        assert_eq!(time_of(UTC_TIME, b"49123123595Z"), None);
+    }
+}
