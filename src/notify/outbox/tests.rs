@@ -485,3 +485,77 @@ fn secure_delete_cost_per_lead() {
         totals[1].2 / totals[0].2
     );
 }
+
+#[test]
+fn the_first_copies_waited_for_are_read_by_lead_however_long_the_backlog_and_only_when_due() {
+    let dir = std::env::temp_dir().join(format!("truckins-outbox-awaited-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = store::open(&dir.join("leads.db"), 1).unwrap();
+    let mut ids = Vec::new();
+    for n in 0..80 {
+        let lead = Lead {
+            source: Source::Quote,
+            status: Status::New,
+            created_at: store::now(),
+            name: format!("Lead {n}"),
+            email: format!("lead{n}@example.com"),
+            ..Lead::default()
+        };
+        let stored = store::insert_with(
+            &pool,
+            &lead,
+            Box::new(|transaction, id| enqueue(transaction, id, &Channel::ALL, "", false)),
+        )
+        .unwrap();
+        let Stored::New(id) = stored else {
+            panic!("{stored:?}")
+        };
+        ids.push(id);
+    }
+    let connection = pool.get().unwrap();
+    let now = now_ms() + 1;
+    // The newest lead is behind 79 others on its lane, yet read first when waited for; only its kind `lead` news,
+    // only on the lane asked.
+    let newest = *ids.last().unwrap();
+    let awaited = due_awaited(&connection, Channel::Email, &[newest], now).unwrap();
+    assert_eq!(awaited.len(), 1);
+    assert_eq!(
+        (
+            awaited[0].kind,
+            awaited[0].channel,
+            awaited[0].lead().map(|l| l.id)
+        ),
+        (Kind::Lead, Channel::Email, Some(newest))
+    );
+    assert!(
+        due_awaited(&connection, Channel::Email, &[], now)
+            .unwrap()
+            .is_empty()
+    );
+    // One not due yet (a retry waiting its turn) is not read again at once.
+    connection
+        .execute(
+            "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
+            params![now + 60_000, newest],
+        )
+        .unwrap();
+    assert!(
+        due_awaited(&connection, Channel::Email, &[newest], now)
+            .unwrap()
+            .is_empty()
+    );
+    // Read through the lead's own index, not the whole table.
+    let plan: Vec<String> = connection
+        .prepare(&format!("EXPLAIN QUERY PLAN {AWAITED_SQL}"))
+        .unwrap()
+        .query_map(params!["email", "[1]", now], |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        plan.iter()
+            .any(|step| step.contains("deliveries_lead_channel")),
+        "{plan:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
