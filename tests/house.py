@@ -1,0 +1,197 @@
+"""The repository's own check of its shape, run by the test command: no import circle across rooms and no source file
+over 450 lines. Prints what it finds and exits 1 on either.
+
+A room is a top-level module of the server (`src/leads`, `src/notify.rs` or `src/notify/`, ...) or a crate under
+`crates/`. An arrow goes from a room to another when its code names it: `crate::other` (or `super::` reaching out of
+the room) in Rust, the crate's name for another crate. Test code is left out (`tests.rs`, a `tests/` folder, a
+`#[cfg(test)]` module written inline), as are test files for the line count: a test may reach anywhere and be long.
+
+Usage: python3 tests/house.py [ROOT]
+"""
+
+import pathlib
+import re
+import sys
+
+LONGEST = 450
+SOURCE_SUFFIXES = {".rs", ".ts", ".tsx", ".mjs", ".py", ".sh", ".css"}
+
+
+def is_test_file(path: pathlib.Path) -> bool:
+    parts = path.parts
+    return (
+        path.name in {"tests.rs", "tests.ts"}
+        or "tests" in parts[:-1]
+        or "e2e" in parts
+        or path.name.endswith((".spec.ts", ".test.ts", ".test.tsx"))
+    )
+
+
+def without_inline_tests(text: str) -> str:
+    """The file's text without a `#[cfg(test)] mod name { ... }` written inline (braces counted)."""
+    out = []
+    lines = text.split("\n")
+    skipping = False
+    depth = 0
+    pending = False
+    for line in lines:
+        if skipping:
+            depth += line.count("{") - line.count("}")
+            if depth <= 0:
+                skipping = False
+            continue
+        if pending:
+            pending = False
+            if re.match(r"\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*\{", line):
+                skipping = True
+                depth = line.count("{") - line.count("}")
+                if depth <= 0:
+                    skipping = False
+                continue
+        if line.strip() == "#[cfg(test)]":
+            pending = True
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def rooms_of(root: pathlib.Path) -> dict[str, list[pathlib.Path]]:
+    """Every room and its non-test Rust files."""
+    rooms: dict[str, list[pathlib.Path]] = {}
+    src = root / "src"
+    for entry in sorted(src.iterdir()):
+        if entry.name in {"lib.rs", "main.rs"}:
+            continue
+        name = entry.stem if entry.suffix == ".rs" else entry.name
+        files = [entry] if entry.is_file() else sorted(entry.rglob("*.rs"))
+        rooms.setdefault(f"src/{name}", []).extend(f for f in files if not is_test_file(f.relative_to(root)))
+    for crate in sorted((root / "crates").iterdir()):
+        if (crate / "Cargo.toml").exists():
+            files = sorted((crate / "src").rglob("*.rs")) if (crate / "src").exists() else []
+            rooms[f"crates/{crate.name}"] = [f for f in files if not is_test_file(f.relative_to(root))]
+    return rooms
+
+
+def crate_names(root: pathlib.Path) -> dict[str, str]:
+    """The Rust name each crate is imported by (its package name with `_`, or its `[lib] name`) -> its room."""
+    names = {}
+    for crate in sorted((root / "crates").iterdir()):
+        manifest = crate / "Cargo.toml"
+        if not manifest.exists():
+            continue
+        text = manifest.read_text()
+        package = re.search(r'^\[package\][^\[]*?^name\s*=\s*"([^"]+)"', text, re.M | re.S)
+        library = re.search(r'^\[lib\][^\[]*?^name\s*=\s*"([^"]+)"', text, re.M | re.S)
+        name = (library or package).group(1).replace("-", "_")
+        names[name] = f"crates/{crate.name}"
+    return names
+
+
+def arrows(root: pathlib.Path) -> dict[tuple[str, str], list[str]]:
+    """(from room, to room) -> the places that make the arrow ("file:line")."""
+    rooms = rooms_of(root)
+    crates = crate_names(root)
+    server_room_of = {room.split("/", 1)[1]: room for room in rooms if room.startswith("src/")}
+    found: dict[tuple[str, str], list[str]] = {}
+    for room, files in rooms.items():
+        # The server's own crate is named `crate` inside src/ and `truckins` from the outside.
+        inside_server = room.startswith("src/")
+        for file in files:
+            text = without_inline_tests(file.read_text())
+            for number, line in enumerate(text.split("\n"), 1):
+                code = line.split("//", 1)[0]
+                targets = []
+                if inside_server:
+                    targets += [server_room_of.get(m) for m in re.findall(r"\bcrate::(\w+)", code)]
+                for name, crate_room in crates.items():
+                    if re.search(rf"\b{name}::", code) or re.search(rf"^\s*use\s+{name}\b", code):
+                        targets.append(crate_room)
+                for target in targets:
+                    if target and target != room:
+                        place = f"{file.relative_to(root)}:{number}"
+                        found.setdefault((room, target), []).append(place)
+    return found
+
+
+def circles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one room (Tarjan's algorithm)."""
+    graph: dict[str, set[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    sys.setrecursionlimit(10_000)
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def long_files(root: pathlib.Path) -> list[tuple[str, int]]:
+    places = [root / "src", root / "crates", root / "web" / "src", root / "web" / "scripts", root / "build.rs",
+              root / "tests" / "run.sh", root / "bench"]
+    found = []
+    for place in places:
+        files = [place] if place.is_file() else sorted(place.rglob("*")) if place.exists() else []
+        for file in files:
+            relative = file.relative_to(root)
+            if not file.is_file() or file.suffix not in SOURCE_SUFFIXES or is_test_file(relative):
+                continue
+            if "node_modules" in relative.parts or ".generated" in relative.parts:
+                continue
+            lines = len(file.read_text(errors="replace").splitlines())
+            if lines > LONGEST:
+                found.append((str(relative), lines))
+    return found
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    edges = arrows(root)
+    groups = circles(edges)
+    long = long_files(root)
+    rooms = {a for a, _ in edges} | {b for _, b in edges}
+    print(f"house: {len(rooms)} rooms, {len(edges)} arrows between them, {len(groups)} circle(s), "
+          f"{len(long)} source file(s) over {LONGEST} lines")
+    for group in groups:
+        print(f"  circle: {' <-> '.join(group)}")
+        for a in group:
+            for b in group:
+                if (a, b) in edges:
+                    places = edges[(a, b)]
+                    print(f"    {a} -> {b}: {', '.join(places[:3])}{' ...' if len(places) > 3 else ''}")
+    for name, lines in long:
+        print(f"  {name}: {lines} lines (at most {LONGEST}; test files apart)")
+    return 1 if groups or long else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
