@@ -23,6 +23,7 @@ pub mod security;
 pub mod server;
 pub mod site;
 pub mod status;
+pub mod store;
 pub mod tls;
 
 use rocket::fairing::AdHoc;

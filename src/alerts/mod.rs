@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::config::Settings;
-use crate::leads::store::DbPool;
 use crate::notify::Outbox;
 use crate::notify::compose::report::ReportMail;
+use crate::store::DbPool;
 
 /// Makes the alerts (after the leads' stage, whose pool and outbox they use) and manages them as state.
 pub fn stage() -> rocket::fairing::AdHoc {

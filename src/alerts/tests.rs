@@ -15,7 +15,7 @@ fn alerts(replica_after: u64) -> Alerts {
         replica_alert_after: replica_after,
         ..Settings::default()
     };
-    let pool = crate::leads::store::open(&dir.join("leads.db"), 1).unwrap();
+    let pool = crate::store::open(&dir.join("leads.db"), 1).unwrap();
     Alerts::new(&settings, pool, Outbox::new(&settings))
 }
 

@@ -11,8 +11,8 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::{Alerts, Concern};
-use crate::leads::store::DbPool;
 use crate::replica::Replica;
+use crate::store::DbPool;
 
 /// How often the replica's state is looked at.
 const REPLICA_LOOK: Duration = Duration::from_secs(1);

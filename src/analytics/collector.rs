@@ -28,8 +28,8 @@ use time::Date;
 use super::counter::{Caps, Counter};
 use super::record::{COUNT, DAY};
 use crate::client_ip::ClientIp;
-use crate::leads::store::DbPool;
 use crate::site::Served;
+use crate::store::DbPool;
 
 /// How often gathered views are written (and at most how many seconds of them a crash loses).
 pub const WRITE_INTERVAL: Duration = Duration::from_secs(10);

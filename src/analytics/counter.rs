@@ -23,7 +23,7 @@ use super::classify::{self, Device, Tags};
 use super::collector::{Kind, Pending, lock};
 use super::record::{Record, next_record};
 use super::store::{self, Visit};
-use crate::leads::store::DbPool;
+use crate::store::DbPool;
 
 /// Rows kept in memory while the database refuses them (busy, full, gone); beyond, new rows are dropped and counted.
 const MAX_ROWS: usize = 200_000;

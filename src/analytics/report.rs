@@ -20,7 +20,7 @@ use time::{Date, Duration, OffsetDateTime};
 use super::classify::{self, Device};
 use super::store::{self, Count, Dimension, day_text};
 use crate::hours::{self, WeekHours};
-use crate::leads::store::{Connection, DbPool, Source as Form, Status, StoreError};
+use crate::store::{Connection, DbPool, Source as Form, Status, StoreError};
 
 /// The days counted, both included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

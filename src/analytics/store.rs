@@ -8,7 +8,7 @@ use rusqlite::params;
 use time::{Date, Duration};
 
 use super::classify::Device;
-use crate::leads::store::{self, Connection, DbPool, StoreError, WriteError};
+use crate::store::{self, Connection, DbPool, StoreError, WriteError};
 
 /// Days whose views are kept row by row; older days are kept as daily totals only.
 pub const KEEP_DAYS: i64 = 90;

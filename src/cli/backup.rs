@@ -2,7 +2,7 @@
 //! may be writing, checked (integrity, lead count) and only then renamed into place, readable by its owner only.
 
 use rocket::figment::Figment;
-use truckins::leads::store;
+use truckins::store;
 
 use super::open_existing;
 use super::out::say;

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use clap::{Subcommand, ValueEnum};
 use rocket::figment::Figment;
 use truckins::consent::{self, Standing, forget, proof};
-use truckins::leads::{export, store};
+use truckins::leads::export;
 use truckins::notify::outbox;
+use truckins::store;
 
 use super::open_existing;
 use super::out::say;

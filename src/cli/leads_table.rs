@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use truckins::consent::Standing;
-use truckins::leads::store;
+use truckins::store;
 
 use super::leads::clip;
 

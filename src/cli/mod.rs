@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use rocket::figment::Figment;
 use truckins::config;
-use truckins::leads::store;
+use truckins::store;
 
 #[derive(Parser)]
 #[command(

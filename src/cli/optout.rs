@@ -9,9 +9,9 @@ use rocket::figment::Figment;
 use truckins::config;
 use truckins::consent::{NewRevocation, Revocation, revocations};
 use truckins::leads::export::{neutralise, printable, us_phone};
-use truckins::leads::store::Via;
 use truckins::leads::validate;
 use truckins::notify::Outbox;
+use truckins::store::Via;
 
 use super::leads::{clip, parse_date, written_unless_closed};
 use super::open_existing;

@@ -12,9 +12,9 @@ use rocket::figment::Figment;
 use time::macros::format_description;
 use truckins::analytics::{Range, Report, html, render, report};
 use truckins::config::Settings;
-use truckins::leads::store::DbPool;
 use truckins::notify::compose::report::ReportMail;
 use truckins::notify::outbox;
+use truckins::store::DbPool;
 use truckins::{clock, config};
 
 /// Days in the report when --since is not given.

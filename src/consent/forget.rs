@@ -16,8 +16,8 @@ use sha2::Sha256;
 use super::elsewhere;
 use super::revocations::OptOutNews;
 use super::traces::Traces;
-use crate::leads::store::{self, DbPool, StoreError};
 use crate::leads::validate;
+use crate::store::{self, DbPool, StoreError};
 
 /// Whom a privacy request is about.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::revocations::{self, Revocation};
 use crate::leads::escape_html;
 use crate::leads::export::printable;
-use crate::leads::store::{self, Lead};
+use crate::store::{self, Lead};
 
 /// One lead's proof of consent.
 #[derive(Debug, Clone, Serialize)]

@@ -10,7 +10,7 @@ use time::format_description::well_known::Rfc3339;
 use super::forget;
 use crate::config::Settings;
 use crate::leads::Leads;
-use crate::leads::store::{self, DbPool, StoreError};
+use crate::store::{self, DbPool, StoreError};
 
 /// How often the server looks for what is past the period.
 pub const EVERY: Duration = Duration::from_secs(24 * 60 * 60);

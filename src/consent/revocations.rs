@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::leads::store::{self, DbPool, Lead, Source, StoreError, Via};
 use crate::notify::{Channel, outbox};
+use crate::store::{self, DbPool, Lead, Source, StoreError, Via};
 
 /// One stored revocation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,8 +10,8 @@ use contract::forms::details::DETAILS_TOKEN;
 
 use super::pipeline::{Verdict, is_too_fast, not_stored};
 use super::routes::{Leads, Visit};
-use super::store::details::{self as tokens, Added};
 use super::validate::{self, FieldErrors, RawFields};
+use crate::store::details::{self as tokens, Added};
 
 pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();

@@ -13,9 +13,9 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use super::store::{COLUMNS, Lead};
 use super::validate::is_invisible_control;
 use crate::consent::Standing;
+use crate::store::{COLUMNS, Lead};
 
 /// The columns after the stored ones: what the revocations say of each lead (src/consent), as of the export.
 pub const STANDING_COLUMNS: [&str; 2] = ["do_not_contact", "opted_out_before"];
@@ -187,7 +187,7 @@ pub fn neutralise(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::leads::store::{Source, Status};
+    use crate::store::{Source, Status};
 
     /// The cells of `leads` written as CSV, read back by the `csv` crate.
     fn round_trip(leads: &[Lead]) -> (String, Vec<Vec<String>>) {
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_requests_fields_have_columns_of_their_own_guarded_like_the_rest() {
-        let mut request = crate::leads::store::Request::default();
+        let mut request = crate::store::Request::default();
         request.set("what_happened", "=cmd|' /C calc'!A0");
         request.set("effective_date", "2026-12-01");
         let lead = Lead {

@@ -18,9 +18,9 @@ mod nojs;
 mod optout;
 mod pipeline;
 mod routes;
-pub mod store;
 pub mod validate;
 
+use crate::store;
 pub use nojs::escape_html;
 pub use routes::{Leads, stage};
 

@@ -11,9 +11,9 @@ use contract::forms::HONEYPOT_FIELD;
 
 use super::pipeline::{Verdict, not_stored};
 use super::routes::{Leads, Visit};
-use super::store::Via;
 use super::validate::{self, RawFields};
 use crate::consent::{NewRevocation, revocations};
+use crate::store::Via;
 
 pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdict {
     let ip = visit.ip.0.to_string();

@@ -17,9 +17,9 @@ use contract::forms::HONEYPOT_FIELD;
 use super::Form;
 use super::limits::RetryAfter;
 use super::routes::{Leads, Visit};
-use super::store::Language;
-use super::store::{self, Lead, Stored};
 use super::validate::{self, FieldErrors, RawFields};
+use crate::store::Language;
+use crate::store::{self, Lead, Stored};
 use contract::locale::Locale;
 
 /// A form filled faster than this was filled by a program.

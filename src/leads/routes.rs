@@ -16,10 +16,10 @@ use rocket::{State, get, post};
 use super::intake::{self, Encoding};
 use super::limits::{OneAtATime, RateLimiter, RetryAfter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
-use super::store::{self, DbPool};
 use super::{Form, LeadSettings, details, language, nojs, optout, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::errors::ClientError;
+use crate::store::{self, DbPool};
 use contract::answers;
 use contract::locale::Locale;
 
@@ -309,7 +309,7 @@ fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> Reply 
 }
 
 fn thank_you_page(details: Option<&str>, locale: Locale) -> Reply {
-    match details.filter(|token| super::store::details::is_token(token)) {
+    match details.filter(|token| crate::store::details::is_token(token)) {
         Some(token) => Reply::Page(Status::Ok, nojs::details_offer(token, locale)),
         None => Reply::Page(
             Status::Ok,

@@ -99,10 +99,7 @@ impl Mailer {
     }
 
     /// The status links of the agency's e-mail about `lead`: each next status, valid for 30 days from now.
-    fn actions(
-        &self,
-        lead: &crate::leads::store::Lead,
-    ) -> Vec<(crate::leads::store::Status, String)> {
+    fn actions(&self, lead: &crate::store::Lead) -> Vec<(crate::store::Status, String)> {
         let Some(signer) = &self.links else {
             return Vec::new();
         };
@@ -129,7 +126,7 @@ impl Mailer {
             // A reminder about a lead someone worked since it was queued is not sent: it would remind of nothing.
             (About::Lead(lead), _)
                 if due.kind == super::Kind::Reminder
-                    && lead.status != crate::leads::store::Status::New =>
+                    && lead.status != crate::store::Status::New =>
             {
                 return Outcome::Withheld(format!(
                     "not sent: the lead was marked {} before the reminder went",

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use rocket::tokio::sync::Notify;
 
 use crate::config::Settings;
-use crate::leads::store::Source;
+use crate::store::Source;
 pub use settings::{addresses, check, describe};
 pub use worker::Worker;
 

@@ -103,8 +103,7 @@ struct LastProbe(rocket::tokio::sync::Mutex<Option<(Instant, (Status, Value))>>)
 
 async fn probe(leads: &Leads) -> (Status, Value) {
     let pool = leads.pool.clone();
-    let checked =
-        rocket::tokio::task::spawn_blocking(move || crate::leads::store::probe(&pool)).await;
+    let checked = rocket::tokio::task::spawn_blocking(move || crate::store::probe(&pool)).await;
     match checked {
         Ok(Ok(())) => (Status::Ok, json!({ "status": "ok", "database": "ok" })),
         Ok(Err(error)) => {

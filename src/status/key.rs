@@ -60,7 +60,7 @@ pub fn load_or_create(connection: &Connection, database: &Path) -> Result<Vec<u8
     connection
         .execute(
             "INSERT OR IGNORE INTO installation_keys (name, value, created_at) VALUES (?1, ?2, ?3)",
-            params![NAME, encode_hex(&key), crate::leads::store::now()],
+            params![NAME, encode_hex(&key), crate::store::now()],
         )
         .map_err(|error| format!("the status links' key cannot be stored: {error}"))?;
     let key = stored(connection)?.ok_or("the status links' key was not stored")?;
@@ -132,7 +132,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let database = dir.join("leads.db");
-        let pool = crate::leads::store::open(&database, 1).unwrap();
+        let pool = crate::store::open(&database, 1).unwrap();
         drop(pool);
         (database.clone(), Connection::open(&database).unwrap())
     }

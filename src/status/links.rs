@@ -7,7 +7,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use time::OffsetDateTime;
 
-use crate::leads::store::Status;
+use crate::store::Status;
 
 /// How long a link works after its e-mail was sent.
 pub const VALID_DAYS: i64 = 30;

@@ -12,8 +12,8 @@ pub mod routes;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use crate::leads::store::{self, ChangedBy, Connection, Status, StoreError};
 use crate::notify::Channel;
+use crate::store::{self, ChangedBy, Connection, Status, StoreError};
 
 /// One row of a lead's history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -12,8 +12,8 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::config::Settings;
 use crate::leads::Leads;
-use crate::leads::store::{DbPool, StoreError};
 use crate::notify::Channel;
+use crate::store::{DbPool, StoreError};
 
 /// How often the server looks for leads to remind the agency of.
 pub const EVERY: Duration = Duration::from_secs(30);

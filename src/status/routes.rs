@@ -18,7 +18,7 @@ use super::{Outcome, page};
 use crate::client_ip::ClientIp;
 use crate::leads::Leads;
 use crate::leads::limits::{RateLimiter, RetryAfter};
-use crate::leads::store::{self, ChangedBy};
+use crate::store::{self, ChangedBy};
 
 /// Links one client address may open or confirm per 10 minutes: a morning's leads worked by an office behind one
 /// address, far from enough to guess a signature.
@@ -56,7 +56,7 @@ pub fn stage() -> AdHoc {
         let database = settings.database.clone();
         let key = rocket::tokio::task::spawn_blocking(move || {
             let connection = pool.get().map_err(|error| error.to_string())?;
-            let _writer = crate::leads::store::writer();
+            let _writer = crate::store::writer();
             super::key::load_or_create(&connection, &database)
         })
         .await

@@ -1,7 +1,7 @@
 //! Status changes on a real SQLite file: history, the webhook's event, a link used twice, a lead already there.
 
 use super::*;
-use crate::leads::store::{Lead, Source, Stored, insert, open};
+use crate::store::{Lead, Source, Stored, insert, open};
 
 fn pool(name: &str) -> store::DbPool {
     let dir = std::env::temp_dir().join(format!("truckins-status-{name}-{}", std::process::id()));

@@ -17,7 +17,7 @@ use rocket::tokio;
 use super::client::AcmeHttp;
 use super::der::Validity;
 use super::{Pem, Tls, now, store};
-use crate::leads::store::DbPool;
+use crate::store::DbPool;
 
 /// The first wait after a failure; each later one doubles.
 const FIRST_RETRY: i64 = 2;

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::Pem;
 use super::der::Validity;
-use crate::leads::store::DbPool;
+use crate::store::DbPool;
 
 /// The key of a certificate: its names as `tls_domains` lists them.
 pub fn names_key(domains: &[String]) -> String {
@@ -56,7 +56,7 @@ fn now_text() -> String {
 
 /// Keeps the account made on this directory.
 pub fn save_account(pool: &DbPool, directory: &str, credentials: &str) -> Result<(), String> {
-    crate::leads::store::write(pool, |transaction| {
+    crate::store::write(pool, |transaction| {
         transaction.execute(
             "INSERT OR REPLACE INTO tls_accounts (directory, credentials, created_at) VALUES (?1, ?2, ?3)",
             params![directory, credentials, now_text()],
@@ -74,7 +74,7 @@ pub fn save_certificate(
     pem: &Pem,
     validity: Validity,
 ) -> Result<(), String> {
-    crate::leads::store::write(pool, |transaction| {
+    crate::store::write(pool, |transaction| {
         transaction.execute(
             "INSERT OR REPLACE INTO tls_certificates
              (directory, domains, chain_pem, key_pem, not_before, not_after, obtained_at)

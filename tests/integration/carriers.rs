@@ -10,7 +10,7 @@ use rocket::http::{ContentType, Status};
 use rocket::local::blocking::Client;
 use serde_json::{Value, json};
 use truckins::carriers::import::{MAX_RECORD, import, import_with};
-use truckins::leads::store::{LeadFilter, list, open};
+use truckins::store::{LeadFilter, list, open};
 
 use crate::common;
 use crate::common::process::{Server, TempDir, truckins};

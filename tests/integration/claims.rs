@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use truckins::leads::store::{Lead, LeadFilter, Source, list, open};
+use truckins::store::{Lead, LeadFilter, Source, list, open};
 
 use crate::common::forms::form_encode;
 use crate::common::process::{Http, Reply, Server, TempDir, free_port};

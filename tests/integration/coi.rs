@@ -9,7 +9,7 @@ use rocket::figment::Figment;
 use rocket::http::{ContentType, Status};
 use rocket::local::blocking::Client;
 use serde_json::{Value, json};
-use truckins::leads::store::{Lead, LeadFilter, Source, list, open};
+use truckins::store::{Lead, LeadFilter, Source, list, open};
 
 use crate::common;
 use crate::common::forms::form_encode;

@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 use crate::check::Run;
 use crate::common::process::{TempDir, truckins};
 use crate::durability::{insert, stored_lead};
-use truckins::leads::store;
+use truckins::store;
 
 /// The relay's password, which no message may show.
 const PASSWORD: &str = "s3cret-relay-pw";

@@ -8,7 +8,7 @@ use std::path::Path;
 use rocket::http::{ContentType, Status};
 
 use serde_json::{Value, json};
-use truckins::leads::store::{Lead, LeadFilter, list, open};
+use truckins::store::{Lead, LeadFilter, list, open};
 
 use crate::common;
 use crate::common::forms::post_form;

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::process::{Http, Server, TempDir, USER_AGENT, truckins as command};
 use serde_json::{Value, json};
-use truckins::leads::store;
+use truckins::store;
 
 /// `truckins serve` on `database` (in its directory), as the tests here run it.
 fn serve(database: &Path, label: &str) -> Server {
@@ -413,8 +413,8 @@ fn json_ids(text: &str) -> Vec<i64> {
 /// A lead as the store API takes it.
 pub(crate) fn stored_lead(name: &str, email: &str) -> store::Lead {
     store::Lead {
-        source: truckins::leads::store::Source::Quote,
-        status: truckins::leads::store::Status::New,
+        source: truckins::store::Source::Quote,
+        status: truckins::store::Status::New,
         created_at: store::now(),
         name: name.into(),
         email: email.into(),

@@ -459,7 +459,7 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         // A flag (CHECK 0 or 1).
         "suspected_spam",
     ];
-    let columns: Vec<&str> = truckins::leads::store::COLUMNS
+    let columns: Vec<&str> = truckins::store::COLUMNS
         .iter()
         .copied()
         .filter(|c| !not_text.contains(c))

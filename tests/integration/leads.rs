@@ -15,7 +15,7 @@ use rocket::figment::Figment;
 use rocket::http::{ContentType, Header, Status};
 use rocket::local::blocking::{Client, LocalResponse};
 use serde_json::{Value, json};
-use truckins::leads::store::{Lead, LeadFilter, list, open};
+use truckins::store::{Lead, LeadFilter, list, open};
 
 use crate::common;
 use crate::common::forms::form_encode;

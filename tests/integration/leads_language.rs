@@ -11,7 +11,7 @@ use crate::common::{consent_text, consent_text_es, consent_version, consent_vers
 use rocket::http::{ContentType, Header, Status};
 use rocket::local::blocking::Client;
 use serde_json::{Value, json};
-use truckins::leads::store::{self, Lead, LeadFilter};
+use truckins::store::{self, Lead, LeadFilter};
 
 use crate::common;
 use crate::common::forms::post_json;
@@ -261,14 +261,14 @@ fn migration_9_gives_older_leads_english_and_holds_the_column_to_en_or_es() {
 
 /// The schema before issue 15: its eight migration files.
 const OLD_SCHEMA: [&str; 8] = [
-    include_str!("../../src/leads/store/migrations/0001_leads.sql"),
-    include_str!("../../src/leads/store/migrations/0002_health_probe.sql"),
-    include_str!("../../src/leads/store/migrations/0003_deliveries.sql"),
-    include_str!("../../src/leads/store/migrations/0004_carrier_snapshot.sql"),
-    include_str!("../../src/leads/store/migrations/0005_analytics.sql"),
-    include_str!("../../src/leads/store/migrations/0006_leads_coi_details.sql"),
-    include_str!("../../src/leads/store/migrations/0007_deliveries_kind.sql"),
-    include_str!("../../src/leads/store/migrations/0008_deliveries_payload.sql"),
+    include_str!("../../src/store/migrations/0001_leads.sql"),
+    include_str!("../../src/store/migrations/0002_health_probe.sql"),
+    include_str!("../../src/store/migrations/0003_deliveries.sql"),
+    include_str!("../../src/store/migrations/0004_carrier_snapshot.sql"),
+    include_str!("../../src/store/migrations/0005_analytics.sql"),
+    include_str!("../../src/store/migrations/0006_leads_coi_details.sql"),
+    include_str!("../../src/store/migrations/0007_deliveries_kind.sql"),
+    include_str!("../../src/store/migrations/0008_deliveries_payload.sql"),
 ];
 
 /// An address with letters outside ASCII: mail to it needs SMTPUTF8, which relays may refuse.

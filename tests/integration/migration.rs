@@ -8,17 +8,17 @@
 use std::path::Path;
 
 use rusqlite::{Connection, params};
-use truckins::leads::store;
+use truckins::store;
 
 use crate::common;
 
 /// The schema as the previous release left it: its five migration files, recorded as applied.
 const OLD_SCHEMA: [&str; 5] = [
-    include_str!("../../src/leads/store/migrations/0001_leads.sql"),
-    include_str!("../../src/leads/store/migrations/0002_health_probe.sql"),
-    include_str!("../../src/leads/store/migrations/0003_deliveries.sql"),
-    include_str!("../../src/leads/store/migrations/0004_carrier_snapshot.sql"),
-    include_str!("../../src/leads/store/migrations/0005_analytics.sql"),
+    include_str!("../../src/store/migrations/0001_leads.sql"),
+    include_str!("../../src/store/migrations/0002_health_probe.sql"),
+    include_str!("../../src/store/migrations/0003_deliveries.sql"),
+    include_str!("../../src/store/migrations/0004_carrier_snapshot.sql"),
+    include_str!("../../src/store/migrations/0005_analytics.sql"),
 ];
 
 const OLD_LEAD_COLUMNS: &str = "id, source, status, created_at, name, email, phone, company, insurance_type, \

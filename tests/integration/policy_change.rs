@@ -8,7 +8,7 @@
 //! the export's columns, `=cmd` neutralised.
 
 use serde_json::{Value, json};
-use truckins::leads::store::Source;
+use truckins::store::Source;
 
 use crate::claims::{exported, mails_to, post_form, set_clock, site, stored, subject};
 use crate::notify::support::{part, wait_until};

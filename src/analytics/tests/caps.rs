@@ -18,8 +18,8 @@ use crate::analytics::collector::{CHUNK, Collector, Kind};
 use crate::analytics::counter::{Caps, OTHER};
 use crate::analytics::report::{self, Range};
 use crate::analytics::store::{self, Visit};
-use crate::leads::store::DbPool;
 use crate::site::Served;
+use crate::store::DbPool;
 
 const PHONE: &str =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";

@@ -15,8 +15,8 @@ use crate::analytics::classify::Device;
 use crate::analytics::collector::{Collector, Kind, lock};
 use crate::analytics::report::{self, Range};
 use crate::analytics::store::{self, Visit};
-use crate::leads::store::{DbPool, open};
 use crate::site::Served;
+use crate::store::{DbPool, open};
 
 const PHONE: &str =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";

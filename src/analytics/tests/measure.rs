@@ -16,7 +16,7 @@ use super::counting::{database, headers};
 use crate::analytics::classify::Device;
 use crate::analytics::collector::Collector;
 use crate::analytics::store::{self, Visit};
-use crate::leads::store::open;
+use crate::store::open;
 
 /// The database's size after a year of 10,000 page views a day (4,000 visitors a day viewing 2.5 pages each, 60
 /// pages, a realistic mix of sources, campaigns and devices), each day written as the collector writes it and old

@@ -14,7 +14,7 @@ use time::Date;
 use super::claim::{optional_choice, policy_number, required, required_phone, us_state};
 use super::coi::multiline;
 use super::{FieldErrors, RawFields, check, email, is_combining_mark, length, name, sanitize};
-use crate::leads::store::Request;
+use crate::store::Request;
 
 /// A change request as stored: the lead's shared columns and the form's own fields.
 #[derive(Debug, Clone, PartialEq, Eq)]

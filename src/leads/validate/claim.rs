@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use super::coi::multiline;
 use super::{FieldErrors, RawFields, check, email, length, name, optional_phone, sanitize};
-use crate::leads::store::Request;
+use crate::store::Request;
 
 /// A claim as stored: the lead's shared columns and the form's own fields.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, SinglePart};
 
 use super::{agency, domain, is_quote, type_label_in};
-use crate::leads::store::{Lead, Source};
+use crate::store::{Lead, Source};
 
 /// The confirmation's words in one language. `{what}`, `{phone}`, `{brand}` and `{opt_out}` are filled in.
 struct Words {

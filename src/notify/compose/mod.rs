@@ -19,7 +19,7 @@ pub mod report;
 mod rows;
 use super::Kind;
 use crate::consent::Standing;
-use crate::leads::store::{Lead, Source};
+use crate::store::{Lead, Source};
 use autoreply::AutoSubmitted;
 pub use autoreply::{autoreply_message, autoreply_text};
 use contract::locale::Locale;
@@ -218,7 +218,7 @@ pub fn status_command(id: i64) -> String {
 }
 
 /// The status links of the agency's e-mail: each next status with its signed link (src/status).
-pub type Actions = [(crate::leads::store::Status, String)];
+pub type Actions = [(crate::store::Status, String)];
 
 /// The plain-text part of the agency's e-mail.
 pub fn agency_text(lead: &Lead, kind: Kind) -> String {

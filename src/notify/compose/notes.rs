@@ -3,7 +3,7 @@
 //! person types, kept rather than dropped, src/leads/pipeline.rs), with the subject's mark for the latter.
 
 use crate::consent::Standing;
-use crate::leads::store::Lead;
+use crate::store::Lead;
 
 /// What the agency's e-mail about a suspected-spam lead starts its subject with, before anything else (a claim's
 /// urgency, `[ES] `), so that one inbox rule can set such leads aside.

@@ -5,7 +5,7 @@
 use contract::locale::Locale;
 
 use super::{status_command, type_label};
-use crate::leads::store::{Lead, Source, request};
+use crate::store::{Lead, Source, request};
 
 /// The sections of the agency's e-mail: a title and (label, value) rows, values as stored.
 pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)> {

@@ -1,7 +1,7 @@
 //! The notifications' words, checked on leads of each form.
 
 use super::*;
-use crate::leads::store::Status;
+use crate::store::Status;
 
 fn quote() -> Lead {
     Lead {
@@ -135,7 +135,7 @@ fn added_details_have_their_own_subject_and_section() {
 }
 
 fn claim() -> Lead {
-    let mut request = crate::leads::store::Request::default();
+    let mut request = crate::store::Request::default();
     for (name, value) in [
         ("loss_date", "2026-03-02"),
         ("loss_time", "08:40"),
@@ -165,7 +165,7 @@ fn a_claim_is_urgent_in_every_subject_and_its_fields_are_escaped() {
         "URGENT CLAIM: Rosa Diaz, Waco, TX, loss 2026-03-02 08:40"
     );
     let spanish = Lead {
-        language: crate::leads::store::Language(Locale::Es),
+        language: crate::store::Language(Locale::Es),
         ..claim()
     };
     assert_eq!(
@@ -205,7 +205,7 @@ fn a_claim_is_urgent_in_every_subject_and_its_fields_are_escaped() {
 
 #[test]
 fn a_change_names_its_kind_and_date_and_its_confirmation_what_is_not_yet_in_force() {
-    let mut request = crate::leads::store::Request::default();
+    let mut request = crate::store::Request::default();
     request.set("change_kind", "add_driver");
     request.set("effective_date", "2026-12-01");
     request.set("driver_name", "Luis Ortiz");
@@ -253,7 +253,7 @@ fn a_suspected_spam_lead_is_marked_first_in_the_subject_and_says_why_in_both_par
     // Before a claim's urgency and the language, so one inbox rule finds it.
     let claim = Lead {
         suspected_spam: true,
-        language: crate::leads::store::Language(Locale::Es),
+        language: crate::store::Language(Locale::Es),
         ..claim()
     };
     assert!(

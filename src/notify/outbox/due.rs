@@ -5,7 +5,7 @@
 use rusqlite::{Connection, params};
 
 use super::super::{Channel, Kind};
-use crate::leads::store::{self, Lead};
+use crate::store::{self, Lead};
 
 /// What a due delivery carries.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Channel, Kind};
-use crate::leads::store;
+use crate::store;
 
 mod due;
 pub use due::*;

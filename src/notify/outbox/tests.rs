@@ -3,7 +3,7 @@
 //! further than it needs, and the deliveries of channels turned off are counted before any is marked failed.
 
 use super::*;
-use crate::leads::store::{Lead, Source, Status, Stored};
+use crate::store::{Lead, Source, Status, Stored};
 
 #[test]
 fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {

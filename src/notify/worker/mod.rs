@@ -120,7 +120,7 @@ impl Worker {
         let links = rocket
             .state::<crate::status::routes::StatusLinks>()
             .and_then(|links| links.signer.clone());
-        let checkpoints = crate::leads::store::Checkpoints::for_settings(&settings);
+        let checkpoints = crate::store::Checkpoints::for_settings(&settings);
         let connection = match open(&settings.database, checkpoints) {
             Ok(connection) => connection,
             Err(error) => {
@@ -219,10 +219,7 @@ impl Worker {
 }
 
 /// The worker's own connection (see the module's notes).
-fn open(
-    path: &Path,
-    checkpoints: crate::leads::store::Checkpoints,
-) -> rusqlite::Result<Connection> {
+fn open(path: &Path, checkpoints: crate::store::Checkpoints) -> rusqlite::Result<Connection> {
     let connection =
         Connection::open_with_flags(path, OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE)?;
     connection.busy_timeout(Duration::from_secs(5))?;

@@ -2,8 +2,8 @@
 
 use rusqlite::Connection;
 
-use crate::leads::store::StoreError;
 use crate::notify::{Channel, outbox};
+use crate::store::StoreError;
 
 /// Deliveries of a channel turned off since they were queued: marked failed, for `outbox retry` once it is back on.
 /// Only when there are any: a start with nothing to mark writes nothing, so a read-only database (which `/healthz`

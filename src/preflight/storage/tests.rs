@@ -123,7 +123,7 @@ fn the_key_is_looked_for_in_the_database() {
     let dir = scratch("key");
     let database = dir.join("leads.db");
     assert_eq!(link_key(&database).status, Status::Skip);
-    let pool = crate::leads::store::open(&database, 1).unwrap();
+    let pool = crate::store::open(&database, 1).unwrap();
     let connection = pool.get().unwrap();
     assert_eq!(link_key(&database).status, Status::Skip);
     crate::status::key::load_or_create(&connection, &database).unwrap();

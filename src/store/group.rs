@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Lead, StoreError, Stored};
-use crate::leads::store::pool::DbPool;
+use crate::store::pool::DbPool;
 
 /// What follows from a new lead in its transaction (its deliveries): run by whichever caller leads the group.
 pub type Also = Box<dyn FnOnce(&Transaction<'_>, i64) -> rusqlite::Result<()> + Send>;
