@@ -24,6 +24,7 @@ pub mod server;
 pub mod site;
 pub mod status;
 pub mod store;
+pub mod text;
 pub mod tls;
 
 use rocket::fairing::AdHoc;

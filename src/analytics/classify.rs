@@ -3,7 +3,7 @@
 //! the campaign tags of the address. Every text that comes out is cleaned (no control characters) and capped, so a
 //! hostile header ends up as a short printable word, or nothing.
 
-use crate::leads::validate::is_invisible_control;
+use crate::text::is_invisible_control;
 
 /// The longest text kept from a tag, a host or a path, in characters.
 const MAX_CHARS: usize = 100;

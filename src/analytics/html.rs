@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::render::{funnel_cells, percent, speed_cells};
 use super::report::Report;
-use crate::leads::escape_html as escape;
+use crate::text::escape_html as escape;
 
 /// Rows shown in each "top" table.
 const TOP: usize = 10;

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use csv::ByteRecord;
 
 use super::{Carrier, Operation, parse_dot};
-use crate::leads::validate::is_invisible_control;
+use crate::text::is_invisible_control;
 
 /// Where each column the census file has is, by header name.
 pub(super) struct Columns {

@@ -327,7 +327,7 @@ fn show(
     deliveries: &[outbox::Listed],
 ) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let plain = |text: &str| export::printable(text).replace('\t', " ");
+    let plain = |text: &str| truckins::text::printable(text).replace('\t', " ");
     writeln!(
         out,
         "Lead #{}: {} ({}), {}\nstatus: {}",
@@ -413,7 +413,7 @@ fn show(
 /// as text, never as terminal control sequences: line breaks and tabs as spaces, other control and bidirectional
 /// characters as U+FFFD.
 pub(super) fn clip(text: &str, width: usize) -> String {
-    let text = export::printable(text).replace(['\n', '\t'], " ");
+    let text = truckins::text::printable(text).replace(['\n', '\t'], " ");
     let text = text.as_str();
     if text.chars().count() <= width {
         text.to_string()

@@ -7,8 +7,8 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use super::revocations::{self, Revocation};
-use crate::leads::escape_html;
-use crate::leads::export::printable;
+use crate::text::escape_html;
+use crate::text::printable;
 use crate::store::{self, Lead};
 
 /// One lead's proof of consent.
@@ -119,7 +119,7 @@ fn shown(value: Option<&str>) -> String {
 
 fn phone(value: Option<&str>) -> String {
     value
-        .map(|stored| crate::leads::export::us_phone(stored).unwrap_or_else(|| stored.to_string()))
+        .map(|stored| crate::text::us_phone(stored).unwrap_or_else(|| stored.to_string()))
         .map_or_else(|| "-".to_string(), |text| printable(&text).into_owned())
 }
 

@@ -10,7 +10,7 @@
 //! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
 //! it as a `\uXXXX` escape, so the value reads back as stored.
 
-use std::borrow::Cow;
+use crate::text::{printable, us_phone};
 use std::io::Write;
 
 use super::validate::is_invisible_control;
@@ -137,36 +137,7 @@ pub fn write_json(
     writeln!(out)
 }
 
-/// `text` as it may be printed: a CRLF becomes a line feed, and every other control character but tab and line
-/// feed, and every bidirectional control, becomes U+FFFD (so that something was there stays visible).
-pub fn printable(text: &str) -> Cow<'_, str> {
-    let is_unsafe = |c: char| c != '\n' && c != '\t' && is_invisible_control(c);
-    if !text.contains(is_unsafe) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(
-        text.replace("\r\n", "\n")
-            .chars()
-            .map(|c| if is_unsafe(c) { '\u{FFFD}' } else { c })
-            .collect(),
-    )
-}
 
-/// A US number as the server stores it (`+1` and ten digits) as people write it, `(555) 210-0142`: a spreadsheet
-/// reads that as text (neither a formula nor a number, so no digit is lost or reformatted). `None` for any other
-/// text.
-pub fn us_phone(stored: &str) -> Option<String> {
-    let digits = stored.strip_prefix("+1")?;
-    if digits.len() != 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some(format!(
-        "({}) {}-{}",
-        &digits[..3],
-        &digits[3..6],
-        &digits[6..]
-    ))
-}
 
 /// What a formula may begin with: the ASCII starters, a tab and a carriage return, and their full-width (`＝＋－＠`)
 /// and small-form (`﹦﹢﹣﹫`) look-alikes, which spreadsheets in East Asian locales read as the ASCII ones.

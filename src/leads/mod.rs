@@ -21,7 +21,7 @@ mod routes;
 pub mod validate;
 
 use crate::store;
-pub use nojs::escape_html;
+pub use crate::text::escape_html;
 pub use routes::{Leads, stage};
 
 /// The consent text shown beside the quote form, from `content/forms.toml`, stored with every consenting lead.

@@ -2,6 +2,7 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use crate::text::escape_html;
 use contract::forms::calendar::ClockTime;
 use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
@@ -324,13 +325,6 @@ const CHOICE_FIELDS: [&str; 7] = [
     "license_class",
 ];
 
-pub fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#x27;")
-}
 
 #[cfg(test)]
 mod tests {

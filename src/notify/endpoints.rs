@@ -73,7 +73,7 @@ impl Relay {
                 _ => {
                     return Err(format!(
                         "`smtp_url` has an unknown option `{}`; the only one is tls=none",
-                        crate::leads::export::printable(&key)
+                        crate::text::printable(&key)
                     ));
                 }
             }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
 
-use crate::leads::escape_html;
+use crate::text::escape_html;
 use crate::store::{Lead, Source, Status};
 
 const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1c1917;background:#fafaf9}\

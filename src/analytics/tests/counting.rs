@@ -286,7 +286,7 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
             assert!(
                 !text
                     .chars()
-                    .any(crate::leads::validate::is_invisible_control),
+                    .any(crate::text::is_invisible_control),
                 "{text:?}"
             );
         }

@@ -1,6 +1,8 @@
 //! Cleaning text before it is stored: markup, script URLs, event handlers, control and bidirectional characters
 //! removed (the specification's sanitising, and what a terminal or a spreadsheet would act on).
 
+use crate::text::is_invisible_control;
+
 /// Text kept as sent (attribution fields, the browser's `User-Agent` and `Referer`), made safe to store and print:
 /// without control or bidirectional characters, trimmed, at most `max_chars` characters; `None` when nothing is
 /// left. Nothing else is changed, so a URL stays the URL it was.
@@ -10,15 +12,6 @@ pub fn clean_line(raw: &str, max_chars: usize) -> Option<String> {
     (!cleaned.is_empty()).then(|| cleaned.chars().take(max_chars).collect())
 }
 
-/// Control characters (C0, DEL, C1) and Unicode's bidirectional controls (`Bidi_Control`: the marks U+061C,
-/// U+200E, U+200F, the embeddings and overrides U+202A-202E, the isolates U+2066-2069), which a terminal acts on or
-/// which reorder the text around them instead of being shown.
-pub fn is_invisible_control(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}')
-        || ('\u{202A}'..='\u{202E}').contains(&c)
-        || ('\u{2066}'..='\u{2069}').contains(&c)
-}
 
 /// Spec: trim, strip angle brackets, strip script-protocol text and inline event-handler patterns.
 pub fn sanitize(raw: &str) -> String {

@@ -16,7 +16,8 @@ use contract::forms::{self as rules, Field};
 
 pub use change::{ChangeLead, change};
 pub use claim::{ClaimLead, claim};
-pub use clean::{clean_line, is_invisible_control, sanitize};
+pub use clean::{clean_line, sanitize};
+pub use crate::text::is_invisible_control;
 pub use coi::{CoiLead, coi};
 pub use details::{Details, details};
 

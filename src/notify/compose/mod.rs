@@ -8,7 +8,7 @@ use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use serde_json::json;
 
-use crate::leads::escape_html;
+use crate::text::escape_html;
 
 mod autoreply;
 mod facts;

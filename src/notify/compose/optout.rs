@@ -7,7 +7,7 @@ use lettre::message::{Mailbox, MultiPart};
 
 use super::{domain, escape_html, header_text, one_line};
 use crate::consent::revocations::OptOutNews;
-use crate::leads::export::us_phone;
+use crate::text::us_phone;
 use crate::store::Via;
 
 /// The stored news, or `None` once erased (or unreadable).

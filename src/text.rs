@@ -1,0 +1,54 @@
+//! Small text rules every room shares: which characters are invisible controls, text made safe to print in a
+//! terminal, a US phone number as people write it, HTML escaping. A leaf: it imports nothing of the server's.
+
+use std::borrow::Cow;
+
+/// Control characters (C0, DEL, C1) and Unicode's bidirectional controls (`Bidi_Control`: the marks U+061C,
+/// U+200E, U+200F, the embeddings and overrides U+202A-202E, the isolates U+2066-2069), which a terminal acts on or
+/// which reorder the text around them instead of being shown.
+pub fn is_invisible_control(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}')
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
+/// `text` as it may be printed: a CRLF becomes a line feed, and every other control character but tab and line
+/// feed, and every bidirectional control, becomes U+FFFD (so that something was there stays visible).
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let is_unsafe = |c: char| c != '\n' && c != '\t' && is_invisible_control(c);
+    if !text.contains(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace("\r\n", "\n")
+            .chars()
+            .map(|c| if is_unsafe(c) { '\u{FFFD}' } else { c })
+            .collect(),
+    )
+}
+
+/// A US number as the server stores it (`+1` and ten digits) as people write it, `(555) 210-0142`: a spreadsheet
+/// reads that as text (neither a formula nor a number, so no digit is lost or reformatted). `None` for any other
+/// text.
+pub fn us_phone(stored: &str) -> Option<String> {
+    let digits = stored.strip_prefix("+1")?;
+    if digits.len() != 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(format!(
+        "({}) {}-{}",
+        &digits[..3],
+        &digits[3..6],
+        &digits[6..]
+    ))
+}
+
+/// `text` safe inside HTML text and attribute values.
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
