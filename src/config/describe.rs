@@ -56,7 +56,7 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
             if settings.analytics { "on" } else { "off" }
         ),
     ];
-    lines.extend(crate::notify::describe(settings));
+    lines.extend(super::notify::describe(settings));
     lines.push(match &settings.replica_socket {
         None => {
             "replica = none (replica_socket unset: the leads are on this machine only)".to_string()

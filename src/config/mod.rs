@@ -13,8 +13,11 @@ use rocket::figment::{Figment, Profile, Provider};
 use serde::{Deserialize, Serialize};
 
 mod describe;
+pub mod endpoints;
 mod file;
 mod mistakes;
+pub mod notify;
+pub mod replica;
 pub mod tls;
 
 pub use describe::describe;
@@ -68,7 +71,7 @@ pub struct Settings {
     /// A PEM file of certificate authorities trusted for the relay besides the public ones (a private CA).
     pub smtp_ca_file: Option<PathBuf>,
     /// Where the agency's e-mail about each lead goes: one address or several (comma-separated in the environment).
-    #[serde(deserialize_with = "crate::notify::addresses")]
+    #[serde(deserialize_with = "notify::addresses")]
     pub notify_to: Vec<String>,
     /// The sender of every e-mail: an address of the agency's own domain (SPF/DKIM), never the visitor's.
     pub mail_from: Option<String>,
@@ -134,12 +137,12 @@ pub enum LogFormat {
 impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let smtp_url = self.smtp_url.as_deref().map(|url| {
-            crate::notify::endpoints::Relay::parse(url)
+            endpoints::Relay::parse(url)
                 .map(|relay| relay.describe())
                 .unwrap_or_else(|_| "(not shown)".to_string())
         });
         let webhook_url = self.webhook_url.as_deref().map(|url| {
-            crate::notify::endpoints::Target::parse(url)
+            endpoints::Target::parse(url)
                 .map(|target| target.describe())
                 .unwrap_or_else(|_| "(not shown)".to_string())
         });
@@ -446,8 +449,8 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
     if let Some(name) = &settings.time_zone {
         crate::hours::check_time_zone(name)?;
     }
-    crate::notify::check(&settings)?;
-    crate::replica::check(&settings)?;
+    notify::check(&settings)?;
+    replica::check(&settings)?;
     settings.tls.check()?;
     Ok(settings)
 }

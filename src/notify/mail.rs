@@ -16,9 +16,9 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Channel;
 use super::compose;
-use super::endpoints::{Relay, Security, ca_file};
+use crate::config::endpoints::{Relay, Security, ca_file};
 use super::outbox::{About, Due};
-use super::settings::mailbox;
+use crate::config::notify::mailbox;
 use super::worker::Outcome;
 use crate::config::Settings;
 

@@ -12,11 +12,9 @@
 //! checks and the start-up description of the settings.
 
 pub mod compose;
-pub mod endpoints;
 pub mod first_copy;
 pub mod mail;
 pub mod outbox;
-pub mod settings;
 pub mod webhook;
 pub mod worker;
 
@@ -26,7 +24,6 @@ use rocket::tokio::sync::Notify;
 
 use crate::config::Settings;
 use crate::store::Source;
-pub use settings::{addresses, check, describe};
 pub use worker::Worker;
 
 /// Where a delivery goes.

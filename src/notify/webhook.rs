@@ -20,7 +20,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{self, pki_types::ServerName};
 
 use super::compose;
-use super::endpoints::{Target, ca_file};
+use crate::config::endpoints::{Target, ca_file};
 use super::outbox::Due;
 use super::worker::Outcome;
 use crate::config::Settings;

@@ -30,9 +30,6 @@ use rocket::tokio::{self, sync::Notify, sync::watch};
 use crate::config::Settings;
 use socket::{Client, Positions};
 
-/// The longest `replica_wait` allowed: a visitor's form waits this long at most, and Litestream gives up on a sync
-/// with `wait` after 30 s.
-pub const LONGEST_WAIT_SECONDS: f64 = 30.0;
 
 /// How long a sync with `wait` may take on this side: Litestream gives up on it after 30 s (its own limit), longer
 /// than any `replica_wait`, so a lead answered without its confirmation is still followed to the replica, to say
@@ -53,22 +50,6 @@ const HEALTH_DEADLINE: Duration = Duration::from_secs(1);
 /// checks must not become a flood of syncs).
 const HEALTH_REUSE: Duration = Duration::from_secs(1);
 
-/// The settings' checks (`config::load`).
-pub fn check(settings: &Settings) -> Result<(), String> {
-    let wait = settings.replica_wait;
-    if !(wait > 0.0 && wait <= LONGEST_WAIT_SECONDS) {
-        return Err(format!(
-            "invalid setting: `replica_wait` must be more than 0 and at most {LONGEST_WAIT_SECONDS} seconds"
-        ));
-    }
-    if settings.replica_acknowledge && settings.replica_socket.is_none() {
-        return Err(
-            "invalid setting: `replica_acknowledge` needs `replica_socket`, the path of Litestream's control socket"
-                .into(),
-        );
-    }
-    Ok(())
-}
 
 /// The replica's side of the leads: nothing without `replica_socket`.
 #[derive(Clone, Default)]

@@ -32,7 +32,7 @@ impl AcmeHttp {
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
         };
         if let Some(file) = &settings.acme_ca_root {
-            for certificate in crate::notify::endpoints::ca_file("acme_ca_root", file)? {
+            for certificate in crate::config::endpoints::ca_file("acme_ca_root", file)? {
                 roots
                     .add(certificate)
                     .map_err(|e| format!("`acme_ca_root` {}: {e}", file.display()))?;
