@@ -12,7 +12,7 @@ use rocket::response::{self, Responder, Response};
 use rocket::serde::json::{Value, json};
 use rocket::{Catcher, Request};
 
-use crate::leads::limits::RetryAfter;
+use crate::limits::RetryAfter;
 use crate::site::{ErrorPage, Negotiation, Overlay, SiteResponse};
 
 /// A failed request as its client is told about it: the status, a short title (the status's reason unless said
@@ -125,7 +125,7 @@ fn html_error(status: Status, request: &Request<'_>) -> SiteResponse {
 fn json_error(status: Status, request: &Request<'_>) -> ClientError {
     log_server_error(status, request);
     let referer = request.headers().get_one("Referer");
-    ClientError::for_status_in(status, crate::leads::language::of_referer(referer))
+    ClientError::for_status_in(status, of_referer(referer))
 }
 
 pub fn html_catchers() -> Vec<Catcher> {
@@ -134,4 +134,16 @@ pub fn html_catchers() -> Vec<Catcher> {
 
 pub fn json_catchers() -> Vec<Catcher> {
     rocket::catchers![json_error]
+}
+/// The language of the page at the address in a `Referer` header; English without one.
+pub fn of_referer(referer: Option<&str>) -> Locale {
+    let Some(address) = referer else {
+        return Locale::En;
+    };
+    // `https://host/es/get-quote?x` -> `/es/get-quote` (an address that is not a URI is no page of ours).
+    let Ok(uri) = address.parse::<hyper::Uri>() else {
+        return Locale::En;
+    };
+    let path = uri.path();
+    Locale::of_path(path).0
 }

@@ -15,7 +15,7 @@ use super::{Carrier, Census, CensusError, parse_dot};
 use crate::client_ip::ClientIp;
 use crate::config::Settings;
 use crate::errors::ClientError;
-use crate::leads::limits::RateLimiter;
+use crate::limits::RateLimiter;
 
 /// The window of the per-IP lookup limit.
 const WINDOW: std::time::Duration = std::time::Duration::from_secs(10 * 60);

@@ -51,8 +51,7 @@ pub(super) fn print(
             store::Source::Claim | store::Source::Change => {
                 let request = lead.request.clone().unwrap_or_default();
                 let field = |name: &str| request.get(name).unwrap_or("-").to_string();
-                let reference =
-                    truckins::leads::reference(lead.source, lead.id).unwrap_or_default();
+                let reference = lead.source.reference(lead.id).unwrap_or_default();
                 if lead.source == store::Source::Claim {
                     format!(
                         "{reference} loss {} {} in {}, {}",

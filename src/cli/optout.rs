@@ -9,10 +9,10 @@ use rocket::figment::Figment;
 use truckins::config;
 use truckins::consent::{NewRevocation, Revocation, revocations};
 use truckins::leads::export::neutralise;
-use truckins::text::{printable, us_phone};
 use truckins::leads::validate;
 use truckins::notify::Outbox;
 use truckins::store::Via;
+use truckins::text::{printable, us_phone};
 
 use super::leads::{clip, parse_date, written_unless_closed};
 use super::open_existing;

@@ -5,8 +5,8 @@
 use lettre::message::Mailbox;
 use serde::{Deserialize, Deserializer};
 
-use super::endpoints::{Relay, Target};
 use super::Settings;
+use super::endpoints::{Relay, Target};
 
 /// `notify_to` as a list (the settings file) or as one comma-separated string (the environment, a flag).
 pub fn addresses<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {

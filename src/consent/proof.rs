@@ -7,9 +7,9 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use super::revocations::{self, Revocation};
+use crate::store::{self, Lead};
 use crate::text::escape_html;
 use crate::text::printable;
-use crate::store::{self, Lead};
 
 /// One lead's proof of consent.
 #[derive(Debug, Clone, Serialize)]

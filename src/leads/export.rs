@@ -86,7 +86,7 @@ pub fn write_csv(
                     None => neutralise(text),
                 }
             });
-        let reference = super::reference(lead.source, lead.id).unwrap_or_default();
+        let reference = lead.source.reference(lead.id).unwrap_or_default();
         let request = request_columns().iter().map(|column| {
             let name = column.trim_start_matches("request_");
             cell(
@@ -115,7 +115,7 @@ pub fn write_json(
         .map(|(index, lead)| {
             let standing = standings.get(index).cloned().unwrap_or_default();
             let mut value = serde_json::to_value(lead).unwrap_or_default();
-            value["reference"] = serde_json::json!(super::reference(lead.source, lead.id));
+            value["reference"] = serde_json::json!(lead.source.reference(lead.id));
             value["do_not_contact"] = serde_json::json!(standing.do_not_contact);
             value["opted_out_before"] = serde_json::json!(standing.opted_out_before);
             value
@@ -136,8 +136,6 @@ pub fn write_json(
     out.write_all(escaped.as_bytes())?;
     writeln!(out)
 }
-
-
 
 /// What a formula may begin with: the ASCII starters, a tab and a carriage return, and their full-width (`＝＋－＠`)
 /// and small-form (`﹦﹢﹣﹫`) look-alikes, which spreadsheets in East Asian locales read as the ASCII ones.

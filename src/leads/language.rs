@@ -15,18 +15,7 @@ pub fn of_fields(fields: &RawFields) -> Result<Locale, FieldErrors> {
     }
 }
 
-/// The language of the page at the address in a `Referer` header; English without one.
-pub fn of_referer(referer: Option<&str>) -> Locale {
-    let Some(address) = referer else {
-        return Locale::En;
-    };
-    // `https://host/es/get-quote?x` -> `/es/get-quote` (an address that is not a URI is no page of ours).
-    let Ok(uri) = address.parse::<hyper::Uri>() else {
-        return Locale::En;
-    };
-    let path = uri.path();
-    Locale::of_path(path).0
-}
+pub use crate::errors::of_referer;
 
 /// Each field's message in `locale` (validation writes the contract's English).
 pub fn translate(errors: FieldErrors, locale: Locale) -> FieldErrors {

@@ -10,10 +10,8 @@
 
 mod details;
 pub mod export;
-pub mod insurers;
 mod intake;
 pub mod language;
-pub mod limits;
 mod nojs;
 mod optout;
 mod pipeline;
@@ -102,35 +100,7 @@ impl Form {
     }
 }
 
-/// The reference a client can quote for a claim or a change request: `CLM-000123`, `CHG-000045` (the lead's id, six
-/// digits at least); `None` for the other forms, whose answer is the id alone.
-pub fn reference(source: store::Source, id: i64) -> Option<String> {
-    let prefix = match source {
-        store::Source::Claim => "CLM",
-        store::Source::Change => "CHG",
-        store::Source::Quote | store::Source::Contact | store::Source::Coi => return None,
-    };
-    Some(format!("{prefix}-{id:06}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn references_name_the_form_and_the_lead() {
-        assert_eq!(
-            reference(store::Source::Claim, 123).as_deref(),
-            Some("CLM-000123")
-        );
-        assert_eq!(
-            reference(store::Source::Change, 45).as_deref(),
-            Some("CHG-000045")
-        );
-        assert_eq!(
-            reference(store::Source::Change, 1_234_567).as_deref(),
-            Some("CHG-1234567")
-        );
-        assert_eq!(reference(store::Source::Quote, 1), None);
-    }
 }

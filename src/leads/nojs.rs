@@ -50,11 +50,11 @@ pub fn answer(verdict: Verdict, form: Form, fields: &RawFields, locale: Locale) 
             contract::routes::DETAILS_TOKEN_PARAMETER
         )),
         // A claim or a change request: its reference, for the page to show.
-        Verdict::Accepted(id, None) if super::reference(form.source(), id).is_some() => {
+        Verdict::Accepted(id, None) if form.source().reference(id).is_some() => {
             Reply::SeeOther(format!(
                 "{thank_you}?{}={}",
                 contract::routes::REFERENCE_PARAMETER,
-                super::reference(form.source(), id).unwrap_or_default()
+                form.source().reference(id).unwrap_or_default()
             ))
         }
         // Answered above (details refused).
@@ -324,7 +324,6 @@ const CHOICE_FIELDS: [&str; 7] = [
     "license_state",
     "license_class",
 ];
-
 
 #[cfg(test)]
 mod tests {

@@ -15,9 +15,9 @@ use std::time::Duration;
 use contract::forms::HONEYPOT_FIELD;
 
 use super::Form;
-use super::limits::RetryAfter;
 use super::routes::{Leads, Visit};
 use super::validate::{self, FieldErrors, RawFields};
+use crate::limits::RetryAfter;
 use crate::store::Language;
 use crate::store::{self, Lead, Stored};
 use contract::locale::Locale;

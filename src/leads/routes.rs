@@ -14,11 +14,11 @@ use rocket::serde::json::{Value, json};
 use rocket::{State, get, post};
 
 use super::intake::{self, Encoding};
-use super::limits::{OneAtATime, RateLimiter, RetryAfter};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
 use super::{Form, LeadSettings, details, language, nojs, optout, validate};
 use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::errors::ClientError;
+use crate::limits::{OneAtATime, RateLimiter, RetryAfter};
 use crate::store::{self, DbPool};
 use contract::answers;
 use contract::locale::Locale;
@@ -396,14 +396,14 @@ fn json_answer(verdict: Verdict, form: Form, locale: Locale) -> Reply {
             Reply::Json(Status::Created, json!({ "id": id, "details_token": token }))
         }
         // A client's claim or change: the reference they can quote when they call.
-        Verdict::Accepted(id, None) => match super::reference(form.source(), id) {
+        Verdict::Accepted(id, None) => match form.source().reference(id) {
             Some(reference) => {
                 Reply::Json(Status::Created, json!({ "id": id, "reference": reference }))
             }
             None => Reply::Json(Status::Created, json!({ "id": id })),
         },
         // Spam is answered as a success, in the same shape.
-        Verdict::Dropped => match super::reference(form.source(), 0) {
+        Verdict::Dropped => match form.source().reference(0) {
             Some(reference) => {
                 Reply::Json(Status::Created, json!({ "id": 0, "reference": reference }))
             }

@@ -16,11 +16,11 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Channel;
 use super::compose;
-use crate::config::endpoints::{Relay, Security, ca_file};
 use super::outbox::{About, Due};
-use crate::config::notify::mailbox;
 use super::worker::Outcome;
 use crate::config::Settings;
+use crate::config::endpoints::{Relay, Security, ca_file};
+use crate::config::notify::mailbox;
 
 /// The agency's mail: the relay, the sender and the recipients, from checked settings.
 pub struct Mailer {

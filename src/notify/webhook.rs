@@ -20,10 +20,10 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{self, pki_types::ServerName};
 
 use super::compose;
-use crate::config::endpoints::{Target, ca_file};
 use super::outbox::Due;
 use super::worker::Outcome;
 use crate::config::Settings;
+use crate::config::endpoints::{Target, ca_file};
 
 /// `sha256=HEX`: HMAC-SHA256 of `TIMESTAMP.BODY` with `secret` (what a receiver recomputes to check a delivery).
 pub fn signature(secret: &[u8], timestamp: u64, body: &[u8]) -> String {

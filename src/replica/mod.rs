@@ -30,7 +30,6 @@ use rocket::tokio::{self, sync::Notify, sync::watch};
 use crate::config::Settings;
 use socket::{Client, Positions};
 
-
 /// How long a sync with `wait` may take on this side: Litestream gives up on it after 30 s (its own limit), longer
 /// than any `replica_wait`, so a lead answered without its confirmation is still followed to the replica, to say
 /// when the replica has caught up.
@@ -49,7 +48,6 @@ const HEALTH_DEADLINE: Duration = Duration::from_secs(1);
 /// A `/healthz` look at Litestream serves every health check within this time (`/healthz` is public: a flood of
 /// checks must not become a flood of syncs).
 const HEALTH_REUSE: Duration = Duration::from_secs(1);
-
 
 /// The replica's side of the leads: nothing without `replica_socket`.
 #[derive(Clone, Default)]

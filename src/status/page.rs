@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
 
-use crate::text::escape_html;
 use crate::store::{Lead, Source, Status};
+use crate::text::escape_html;
 
 const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1c1917;background:#fafaf9}\
 main{max-width:34rem;margin:0 auto;padding:2rem 1rem}h1{font-size:1.5rem;line-height:1.25;margin:0 0 1rem}\

@@ -17,7 +17,7 @@ use super::links::{Check, Link, Signer};
 use super::{Outcome, page};
 use crate::client_ip::ClientIp;
 use crate::leads::Leads;
-use crate::leads::limits::{RateLimiter, RetryAfter};
+use crate::limits::{RateLimiter, RetryAfter};
 use crate::store::{self, ChangedBy};
 
 /// Links one client address may open or confirm per 10 minutes: a morning's leads worked by an office behind one

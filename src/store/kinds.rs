@@ -122,6 +122,19 @@ stored_words! {
     }
 }
 
+impl Source {
+    /// The reference a client can quote for a claim or a change request: `CLM-000123`, `CHG-000045` (the lead's id,
+    /// six digits at least); `None` for the other forms, whose answer is the id alone.
+    pub fn reference(self, id: i64) -> Option<String> {
+        let prefix = match self {
+            Source::Claim => "CLM",
+            Source::Change => "CHG",
+            Source::Quote | Source::Contact | Source::Coi => return None,
+        };
+        Some(format!("{prefix}-{id:06}"))
+    }
+}
+
 impl Status {
     /// As the agency's e-mail and pages say it: "Contacted", "Not a fit".
     pub fn label(self) -> &'static str {
@@ -206,5 +219,21 @@ mod tests {
             assert_eq!(read.ok(), Some(Language(locale)));
         }
         assert!(Language::column_result(ValueRef::Text(b"fr")).is_err());
+    }
+}
+
+#[cfg(test)]
+mod reference_tests {
+    use super::Source;
+
+    #[test]
+    fn references_name_the_form_and_the_lead() {
+        assert_eq!(Source::Claim.reference(123).as_deref(), Some("CLM-000123"));
+        assert_eq!(Source::Change.reference(45).as_deref(), Some("CHG-000045"));
+        assert_eq!(
+            Source::Change.reference(1_234_567).as_deref(),
+            Some("CHG-1234567")
+        );
+        assert_eq!(Source::Quote.reference(1), None);
     }
 }

@@ -98,7 +98,7 @@ pub fn shown(name: &str, value: &str) -> String {
         "insurer" if value == claim::INSURER_NOT_SURE => {
             Some(claim::INSURER_NOT_SURE_LABEL.to_string())
         }
-        "insurer" => crate::leads::insurers::find(value).map(|insurer| insurer.name.to_string()),
+        "insurer" => crate::insurers::find(value).map(|insurer| insurer.name.to_string()),
         "change_kind" => policy_change::ChangeKind::find(value).map(|kind| kind.label.to_string()),
         "stated_value" | "trailer_stated_value" => value.parse::<u64>().ok().map(dollars),
         _ => None,

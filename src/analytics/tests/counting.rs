@@ -284,9 +284,7 @@ fn analytics_hostile_headers_and_addresses_end_up_short_and_printable() {
         for text in row {
             assert!(text.chars().count() <= 300, "{text}");
             assert!(
-                !text
-                    .chars()
-                    .any(crate::text::is_invisible_control),
+                !text.chars().any(crate::text::is_invisible_control),
                 "{text:?}"
             );
         }

@@ -1,7 +1,7 @@
 //! The first notice of loss's rules (issue 28): who reports and how to reach them, when and where the loss happened
 //! (not in the future: checked against the server's clock in UTC, which the caller passes in, on the contract's
 //! rule [`claim::loss_in_future`]), what happened, and the optional facts the agency opens the claim with. The
-//! insurer must be `not_sure` or one the content lists ([`crate::leads::insurers`]).
+//! insurer must be `not_sure` or one the content lists ([`crate::insurers`]).
 
 use contract::forms::calendar::{CalendarDate, ClockTime, DateTime};
 use contract::forms::claim;
@@ -218,7 +218,7 @@ fn insurer(raw: &str) -> Result<String, &'static str> {
         return Ok(String::new());
     }
     let known = value == claim::INSURER_NOT_SURE
-        || (claim::is_insurer_value(value) && crate::leads::insurers::find(value).is_some());
+        || (claim::is_insurer_value(value) && crate::insurers::find(value).is_some());
     if known {
         Ok(value.to_string())
     } else {
@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn not_sure_and_a_listed_insurer_are_taken() {
         for value in std::iter::once(claim::INSURER_NOT_SURE)
-            .chain(crate::leads::insurers::all().map(|insurer| insurer.id))
+            .chain(crate::insurers::all().map(|insurer| insurer.id))
         {
             let mut pairs = good();
             pairs.push(("insurer", value));

@@ -12,7 +12,6 @@ pub fn clean_line(raw: &str, max_chars: usize) -> Option<String> {
     (!cleaned.is_empty()).then(|| cleaned.chars().take(max_chars).collect())
 }
 
-
 /// Spec: trim, strip angle brackets, strip script-protocol text and inline event-handler patterns.
 pub fn sanitize(raw: &str) -> String {
     // Also no control or direction-override characters: stored text is later printed in a terminal and opened in

@@ -14,10 +14,10 @@ use std::collections::BTreeMap;
 
 use contract::forms::{self as rules, Field};
 
+pub use crate::text::is_invisible_control;
 pub use change::{ChangeLead, change};
 pub use claim::{ClaimLead, claim};
 pub use clean::{clean_line, sanitize};
-pub use crate::text::is_invisible_control;
 pub use coi::{CoiLead, coi};
 pub use details::{Details, details};
 

@@ -157,11 +157,11 @@ fn service_text(lead: &Lead) -> String {
     let locale = lead.language.0;
     let words = service_words(lead);
     let request = lead.request.clone().unwrap_or_default();
-    let reference = crate::leads::reference(lead.source, lead.id).unwrap_or_default();
+    let reference = lead.source.reference(lead.id).unwrap_or_default();
     let body = if lead.source == Source::Claim {
         let insurer = request
             .get("insurer")
-            .and_then(crate::leads::insurers::find)
+            .and_then(crate::insurers::find)
             .filter(|insurer| !insurer.claims_phone.is_empty());
         let call = match insurer {
             Some(insurer) => words
@@ -170,7 +170,7 @@ fn service_text(lead: &Lead) -> String {
                 .replace("{insurer_phone}", insurer.claims_phone),
             None => {
                 let mut call = words.call_us.to_string();
-                if let Some((line, line_phone)) = crate::leads::insurers::claims_line() {
+                if let Some((line, line_phone)) = crate::insurers::claims_line() {
                     call.push_str(
                         &words
                             .around_the_clock
@@ -266,7 +266,7 @@ pub fn autoreply_message(lead: &Lead, key: &str, from: &Mailbox) -> Result<Messa
             .map_err(|e| format!("the visitor's address cannot be mailed ({e})"))?,
     );
     let words = words(lead);
-    let reference = crate::leads::reference(lead.source, lead.id).unwrap_or_default();
+    let reference = lead.source.reference(lead.id).unwrap_or_default();
     let subject = match lead.source {
         Source::Coi => words.certificate_subject.to_string(),
         Source::Claim => format!("{} {reference}", service_words(lead).claim_subject),

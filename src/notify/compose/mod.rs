@@ -271,7 +271,7 @@ fn answer_how(lead: &Lead) -> String {
     } else {
         format!("Reply to this e-mail to answer {name} directly.")
     };
-    if let Some(reference) = crate::leads::reference(lead.source, lead.id) {
+    if let Some(reference) = lead.source.reference(lead.id) {
         how.push_str(&format!(" Their reference: {reference}."));
     }
     how

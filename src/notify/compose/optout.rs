@@ -7,8 +7,8 @@ use lettre::message::{Mailbox, MultiPart};
 
 use super::{domain, escape_html, header_text, one_line};
 use crate::consent::revocations::OptOutNews;
-use crate::text::us_phone;
 use crate::store::Via;
+use crate::text::us_phone;
 
 /// The stored news, or `None` once erased (or unreadable).
 fn news(payload: &str) -> Option<OptOutNews> {

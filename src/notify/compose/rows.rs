@@ -54,7 +54,7 @@ pub fn sections(lead: &Lead) -> Vec<(&'static str, Vec<(&'static str, String)>)>
         // A claim or a change request: every field given, in the form's order, as the agency reads it.
         Source::Claim | Source::Change => {
             about.push(("Insured", text(&lead.insured_name)));
-            if let Some(reference) = crate::leads::reference(lead.source, lead.id) {
+            if let Some(reference) = lead.source.reference(lead.id) {
                 about.push(("Reference", reference));
             }
             let form = match lead.source {
