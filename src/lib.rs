@@ -13,6 +13,7 @@ pub mod clock;
 pub mod config;
 pub mod consent;
 pub mod errors;
+pub mod fields;
 pub mod hours;
 pub mod insurers;
 pub mod leads;

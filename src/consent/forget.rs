@@ -16,7 +16,7 @@ use sha2::Sha256;
 use super::elsewhere;
 use super::revocations::OptOutNews;
 use super::traces::Traces;
-use crate::leads::validate;
+use crate::fields;
 use crate::store::{self, DbPool, StoreError};
 
 /// Whom a privacy request is about.
@@ -31,14 +31,14 @@ pub enum Identifier {
 impl Identifier {
     /// An e-mail address by the forms' rule.
     pub fn email(raw: &str) -> Result<Identifier, String> {
-        validate::email(raw)
+        fields::email(raw)
             .map(Identifier::Email)
             .map_err(|message| format!("{raw:?}: {message}"))
     }
 
     /// A US phone number as people write it.
     pub fn phone(raw: &str) -> Result<Identifier, String> {
-        match validate::optional_phone(raw) {
+        match fields::optional_phone(raw) {
             Ok(Some(phone)) => Ok(Identifier::Phone(phone)),
             Ok(None) | Err(_) => Err(format!(
                 "{raw:?}: {}",

@@ -8,7 +8,26 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::{DbPool, StoreError, write};
-use crate::leads::validate::Details;
+
+/// What a quote's visitor added about the operation; `None` where they left a field empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Details {
+    pub mc_number: Option<String>,
+    pub years_in_business: Option<i64>,
+    pub radius: Option<String>,
+    pub operating_states: Option<String>,
+    pub commodities: Option<String>,
+    pub commodities_other: Option<String>,
+    pub hazmat: Option<bool>,
+    pub power_units: Option<i64>,
+    pub trailers: Option<i64>,
+    pub drivers: Option<i64>,
+    pub current_insurer: Option<String>,
+    pub policy_expiration: Option<String>,
+    pub effective_date: Option<String>,
+    pub claims_3y: Option<i64>,
+    pub best_time_to_call: Option<String>,
+}
 
 /// How long after its quote a details token is taken.
 pub const TOKEN_LIFETIME: time::Duration = time::Duration::hours(24);

@@ -15,6 +15,7 @@ mod kinds;
 mod migrations;
 mod pool;
 pub mod request;
+mod snapshot;
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -26,6 +27,7 @@ pub use group::Also;
 pub use kinds::{ChangedBy, Language, Source, Status, Via};
 pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
 pub use request::Request;
+pub use snapshot::CarrierSnapshot;
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
 /// `id`), so that a column is named once: inserting, reading and exporting a lead all go through that list.
@@ -55,7 +57,7 @@ macro_rules! lead_columns {
                     id: row.get(next())?,
                     $($field: row.get(next())?,)*
                 };
-                lead.carrier_snapshot = crate::carriers::CarrierSnapshot::or_none(lead.carrier_snapshot);
+                lead.carrier_snapshot = CarrierSnapshot::or_none(lead.carrier_snapshot);
                 Ok(lead)
             }
         }
@@ -91,7 +93,7 @@ lead_columns! {
     referrer: Option<String>,
     landing_page: Option<String>,
     submission_id: Option<String>,
-    carrier_snapshot: Option<crate::carriers::CarrierSnapshot>,
+    carrier_snapshot: Option<CarrierSnapshot>,
     // A certificate of insurance request (source `coi`, migration 0006).
     insured_name: Option<String>,
     certificate_holder: Option<String>,

@@ -7,25 +7,7 @@ use contract::forms::details::{self as rules, COMMODITIES_CHOICES, US_STATES};
 use super::coi::{date, flag};
 use super::{FieldErrors, RawFields, check, length, sanitize};
 
-/// What a quote's visitor added about the operation; `None` where they left a field empty.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Details {
-    pub mc_number: Option<String>,
-    pub years_in_business: Option<i64>,
-    pub radius: Option<String>,
-    pub operating_states: Option<String>,
-    pub commodities: Option<String>,
-    pub commodities_other: Option<String>,
-    pub hazmat: Option<bool>,
-    pub power_units: Option<i64>,
-    pub trailers: Option<i64>,
-    pub drivers: Option<i64>,
-    pub current_insurer: Option<String>,
-    pub policy_expiration: Option<String>,
-    pub effective_date: Option<String>,
-    pub claims_3y: Option<i64>,
-    pub best_time_to_call: Option<String>,
-}
+pub use crate::store::details::Details;
 
 /// The details, or the first error of each field. The token is checked by the caller (it decides 404 or 410).
 pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {

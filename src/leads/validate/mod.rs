@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use contract::forms::{self as rules, Field};
 
+pub use crate::fields::{email, length, optional_phone};
 pub use crate::text::is_invisible_control;
 pub use change::{ChangeLead, change};
 pub use claim::{ClaimLead, claim};
@@ -200,18 +201,6 @@ fn check<T>(errors: &mut FieldErrors, field: &Field, result: Result<T, &'static 
         .ok()
 }
 
-/// Text within the field's `min` and `max` characters (each when it has one), or that limit's message.
-fn length(field: &Field, text: String) -> Result<String, &'static str> {
-    let count = text.chars().count();
-    if let Some(min) = field.min.filter(|min| count < min.chars) {
-        return Err(min.message);
-    }
-    if let Some(max) = field.max.filter(|max| count > max.chars) {
-        return Err(max.message);
-    }
-    Ok(text)
-}
-
 /// Spec: 2 to 100 characters of letters, spaces, hyphens and apostrophes; stored sanitised.
 fn name(raw: &str) -> Result<String, &'static str> {
     let cleaned = length(&rules::NAME, sanitize(raw))?;
@@ -244,76 +233,6 @@ fn dot_number(raw: &str) -> Result<String, &'static str> {
 /// The Unicode blocks of combining diacritical marks (the marks Latin, Greek and Cyrillic names use).
 fn is_combining_mark(c: char) -> bool {
     matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
-}
-
-/// Spec: a valid address of at most 255 characters; stored lowercased and trimmed. ASCII only, without `?` (the
-/// contract's pattern; why: [`rules::EMAIL`]).
-pub fn email(raw: &str) -> Result<String, &'static str> {
-    let email = length(&rules::EMAIL, raw.trim().to_lowercase())?;
-    if !email.is_ascii() {
-        return Err(rules::EMAIL_NOT_ASCII);
-    }
-    if email.contains('?') {
-        return Err(rules::EMAIL.invalid_message());
-    }
-    let valid = match email.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && local.len() <= 64
-                && !domain.contains('@')
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !domain.contains("..")
-                && domain.split('.').all(|label| {
-                    !label.is_empty()
-                        && !label.starts_with('-')
-                        && !label.ends_with('-')
-                        && label.chars().all(|c| c.is_alphanumeric() || c == '-')
-                })
-                && local
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c))
-                && !local.starts_with('.')
-                && !local.ends_with('.')
-                && !local.contains("..")
-        }
-        None => false,
-    };
-    if valid {
-        Ok(email)
-    } else {
-        Err(rules::EMAIL.invalid_message())
-    }
-}
-
-/// DECISIONS 11: optional; US formats accepted ((555) 010-0142, 555.010.0142, +1 555 010 0142, ...), stored as
-/// +1 and ten digits.
-pub fn optional_phone(raw: &str) -> Result<Option<String>, &'static str> {
-    let raw = raw.trim();
-    if raw.is_empty() {
-        return Ok(None);
-    }
-    const MESSAGE: &str = rules::PHONE.invalid_message();
-    if !raw
-        .chars()
-        .all(|c| c.is_ascii_digit() || " ()-.+".contains(c))
-        || raw.len() > rules::PHONE.max_limit().chars
-    {
-        return Err(MESSAGE);
-    }
-    let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
-    let national = match digits.len() {
-        10 => digits.as_str(),
-        11 if digits.starts_with('1') => &digits[1..],
-        _ => return Err(MESSAGE),
-    };
-    // North American numbering: area code and exchange cannot start with 0 or 1.
-    let bytes = national.as_bytes();
-    if bytes[0] < b'2' || bytes[3] < b'2' {
-        return Err(MESSAGE);
-    }
-    Ok(Some(format!("+1{national}")))
 }
 
 /// DECISIONS 10: a whole number from 1.
