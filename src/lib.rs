@@ -18,6 +18,7 @@ pub mod hours;
 pub mod insurers;
 pub mod leads;
 pub mod limits;
+pub mod links;
 pub mod notify;
 pub mod ops;
 pub mod preflight;

@@ -42,7 +42,7 @@ pub fn start(
     if !settings.analytics {
         return None;
     }
-    let pool = rocket.state::<crate::leads::Leads>()?.pool.clone();
+    let pool = rocket.state::<crate::store::DbPool>()?.clone();
     let public = settings
         .base_url
         .as_deref()

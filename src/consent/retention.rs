@@ -9,7 +9,6 @@ use time::format_description::well_known::Rfc3339;
 
 use super::forget;
 use crate::config::Settings;
-use crate::leads::Leads;
 use crate::store::{self, DbPool, StoreError};
 
 /// How often the server looks for what is past the period.
@@ -77,10 +76,9 @@ pub fn start(settings: &Settings, rocket: &Rocket<Orbit>) {
         );
         return;
     }
-    let Some(leads) = rocket.state::<Leads>() else {
+    let Some(pool) = rocket.state::<crate::store::DbPool>().cloned() else {
         return;
     };
-    let pool = leads.pool.clone();
     let checkpoints = store::Checkpoints::for_settings(settings);
     rocket::tokio::spawn(async move {
         loop {

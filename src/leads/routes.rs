@@ -93,8 +93,13 @@ pub fn stage() -> AdHoc {
             outbox: crate::notify::Outbox::new(&settings),
             replica: crate::replica::Replica::start(&settings),
         };
+        // The pool and the outbox are also state of their own, for the rooms that need only them (status links,
+        // reminders, retention, the worker, the visit counts), so that none of them depends on the leads' routes.
+        let (pool, outbox) = (leads.pool.clone(), leads.outbox.clone());
         Ok(rocket
             .manage(leads)
+            .manage(pool)
+            .manage(outbox)
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
             .mount(
                 "/api",

@@ -29,7 +29,7 @@ pub struct Mailer {
     from: Mailbox,
     to: Vec<Mailbox>,
     /// Signs the status links of the agency's e-mail about a lead (src/status); without it, the e-mail has none.
-    links: Option<crate::status::links::Signer>,
+    links: Option<crate::links::Signer>,
 }
 
 impl Mailer {
@@ -93,7 +93,7 @@ impl Mailer {
     }
 
     /// The same mailer, with the status links signed by `links` in the agency's e-mail about a lead.
-    pub fn with_links(mut self, links: Option<crate::status::links::Signer>) -> Mailer {
+    pub fn with_links(mut self, links: Option<crate::links::Signer>) -> Mailer {
         self.links = links;
         self
     }

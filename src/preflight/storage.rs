@@ -295,7 +295,7 @@ pub fn census(path: &Path, now: OffsetDateTime) -> Check {
 
 /// The status links' key, kept in the leads database (`status::key`): there, and a key.
 pub fn link_key(database: &Path) -> Check {
-    let legacy = crate::status::key::legacy_file(database);
+    let legacy = crate::links::key::legacy_file(database);
     let not_yet = || {
         let how = if legacy.exists() {
             format!("{} is taken into the database", legacy.display())
@@ -323,7 +323,7 @@ pub fn link_key(database: &Path) -> Check {
                 )
                 .map_err(|error| format!("{}: {error}", database.display()))?;
             if has_table {
-                crate::status::key::stored(&connection)
+                crate::links::key::stored(&connection)
             } else {
                 Ok(None)
             }

@@ -119,7 +119,7 @@ pub fn serves(path: &str) -> bool {
     !(is_api(path)
         || path == "/healthz"
         || is_quote_thank_you
-        || path.starts_with(crate::status::links::PREFIX))
+        || path.starts_with(contract::routes::LEAD_STATUS))
 }
 
 /// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.

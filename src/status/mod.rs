@@ -3,8 +3,6 @@
 //! of the agency's e-mail that make a change ([`links`]) and their pages ([`routes`], [`page`]); the reminder about a
 //! lead nobody has touched ([`reminders`]).
 
-pub mod key;
-pub mod links;
 mod page;
 pub mod reminders;
 pub mod routes;

@@ -158,7 +158,7 @@ pub fn expired(lead: i64) -> String {
         &format!(
             "<p>The links in the agency's e-mail work for {} days. To change lead #{lead} now, run \
              <code>truckins leads status {lead} STATUS</code> on the server.</p>",
-            super::links::VALID_DAYS
+            crate::links::VALID_DAYS
         ),
     )
 }

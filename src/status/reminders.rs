@@ -11,8 +11,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::config::Settings;
-use crate::leads::Leads;
-use crate::notify::Channel;
+use crate::notify::{Channel, Outbox};
 use crate::store::{DbPool, StoreError};
 
 /// How often the server looks for leads to remind the agency of.
@@ -69,10 +68,10 @@ pub fn queue_due(pool: &DbPool, minutes: u32, now: OffsetDateTime) -> Result<Vec
 /// Starts the looks in the server: only with e-mail on and `remind_after_minutes` above 0. They end with the runtime.
 pub fn start(settings: &Settings, rocket: &Rocket<Orbit>) {
     let minutes = settings.remind_after_minutes;
-    let Some(leads) = rocket.state::<Leads>() else {
+    let (Some(pool), Some(outbox)) = (rocket.state::<DbPool>(), rocket.state::<Outbox>()) else {
         return;
     };
-    if minutes == 0 || !leads.outbox.channels().contains(&Channel::Email) {
+    if minutes == 0 || !outbox.channels().contains(&Channel::Email) {
         return;
     }
     let every = if settings.test_clock.is_some() {
@@ -80,8 +79,7 @@ pub fn start(settings: &Settings, rocket: &Rocket<Orbit>) {
     } else {
         EVERY
     };
-    let pool = leads.pool.clone();
-    let outbox = leads.outbox.clone();
+    let (pool, outbox) = (pool.clone(), outbox.clone());
     rocket::tokio::spawn(async move {
         loop {
             let pool = pool.clone();

@@ -13,11 +13,11 @@ use rocket::request::Request;
 use rocket::response::{self, Responder, Response};
 use rocket::{State, get, post};
 
-use super::links::{Check, Link, Signer};
 use super::{Outcome, page};
 use crate::client_ip::ClientIp;
-use crate::leads::Leads;
 use crate::limits::{RateLimiter, RetryAfter};
+use crate::links::{Check, Link, Signer};
+use crate::notify::Outbox;
 use crate::store::{self, ChangedBy};
 
 /// Links one client address may open or confirm per 10 minutes: a morning's leads worked by an office behind one
@@ -30,6 +30,9 @@ pub struct StatusLinks {
     /// and a link answers 503.
     pub signer: Option<Signer>,
     per_ip: RateLimiter,
+    /// The leads database and the outbox (the webhook's news of a change), from the leads' stage.
+    pool: store::DbPool,
+    outbox: Outbox,
 }
 
 /// Makes (at the first start) or reads the links' key in the database, and mounts the routes. After the leads'
@@ -46,18 +49,19 @@ pub fn stage() -> AdHoc {
             .unwrap_or_else(|| crate::site::build_base_url().trim().to_string());
         // Without its key the site still serves and takes leads (a read-only database is answered 503 by the
         // leads' own checks): a lead is never refused for want of a link.
-        let Some(pool) = rocket
-            .state::<crate::leads::Leads>()
-            .map(|leads| leads.pool.clone())
-        else {
+        let (Some(pool), Some(outbox)) = (
+            rocket.state::<store::DbPool>().cloned(),
+            rocket.state::<Outbox>().cloned(),
+        ) else {
             rocket::error!("the status links need the leads' stage first");
             return Err(rocket);
         };
         let database = settings.database.clone();
+        let key_pool = pool.clone();
         let key = rocket::tokio::task::spawn_blocking(move || {
-            let connection = pool.get().map_err(|error| error.to_string())?;
+            let connection = key_pool.get().map_err(|error| error.to_string())?;
             let _writer = crate::store::writer();
-            super::key::load_or_create(&connection, &database)
+            crate::links::key::load_or_create(&connection, &database)
         })
         .await
         .map_err(|error| error.to_string())
@@ -74,6 +78,8 @@ pub fn stage() -> AdHoc {
             .manage(StatusLinks {
                 signer,
                 per_ip: RateLimiter::new(TRIES_PER_IP, std::time::Duration::from_secs(10 * 60)),
+                pool,
+                outbox,
             })
             .mount("/", rocket::routes![show, confirm]))
     })
@@ -133,7 +139,7 @@ enum Opened {
     Refused(LinkAnswer),
 }
 
-async fn open(uri: &Origin<'_>, ip: ClientIp, links: &StatusLinks, leads: &Leads) -> Opened {
+async fn open(uri: &Origin<'_>, ip: ClientIp, links: &StatusLinks) -> Opened {
     // Counted by the network an address belongs to, as the other limits are: one IPv6 machine holds a /64, and
     // counting each of its addresses apart would give it billions of tries.
     if let Err(wait) = links.per_ip.acquire(&crate::client_ip::rate_key(ip.0)) {
@@ -152,7 +158,7 @@ async fn open(uri: &Origin<'_>, ip: ClientIp, links: &StatusLinks, leads: &Leads
         Check::Expired => return refused(HttpStatus::Gone, page::expired(link.lead)),
         Check::Valid => {}
     }
-    match read(leads, link.lead).await {
+    match read(&links.pool, link.lead).await {
         Ok(Some(lead)) => Opened::Ready {
             lead: Box::new(lead),
             link,
@@ -162,8 +168,8 @@ async fn open(uri: &Origin<'_>, ip: ClientIp, links: &StatusLinks, leads: &Leads
     }
 }
 
-async fn read(leads: &Leads, id: i64) -> Result<Option<store::Lead>, ()> {
-    let pool = leads.pool.clone();
+async fn read(pool: &store::DbPool, id: i64) -> Result<Option<store::Lead>, ()> {
+    let pool = pool.clone();
     rocket::tokio::task::spawn_blocking(move || {
         let connection = pool.get().map_err(|error| error.to_string())?;
         store::get(&connection, id).map_err(|error| error.to_string())
@@ -182,15 +188,14 @@ async fn show(
     uri: &Origin<'_>,
     ip: ClientIp,
     links: &State<StatusLinks>,
-    leads: &State<Leads>,
 ) -> LinkAnswer {
-    match open(uri, ip, links, leads).await {
+    match open(uri, ip, links).await {
         Opened::Refused(answer) => answer,
         Opened::Ready { lead, link } => {
             // What a second use, or a lead already at the status, would say is said before the button, so nobody
             // confirms a link that would change nothing.
             let (used, since) = {
-                let pool = leads.pool.clone();
+                let pool = links.pool.clone();
                 let (id, status) = (lead.id, lead.status);
                 let signature = link.signature.clone();
                 rocket::tokio::task::spawn_blocking(
@@ -226,17 +231,16 @@ async fn confirm(
     uri: &Origin<'_>,
     ip: ClientIp,
     links: &State<StatusLinks>,
-    leads: &State<Leads>,
 ) -> LinkAnswer {
-    let (lead, link) = match open(uri, ip, links, leads).await {
+    let (lead, link) = match open(uri, ip, links).await {
         Opened::Refused(answer) => return answer,
         Opened::Ready { lead, link } => (lead, link),
     };
     let to = link.status;
     let signature = link.signature;
     let id = lead.id;
-    let pool = leads.pool.clone();
-    let channels = leads.outbox.channels().to_vec();
+    let pool = links.pool.clone();
+    let channels = links.outbox.channels().to_vec();
     let made = rocket::tokio::task::spawn_blocking(move || -> Result<_, String> {
         let connection = pool.get().map_err(|error| error.to_string())?;
         let outcome = super::change(
@@ -256,7 +260,7 @@ async fn confirm(
     .and_then(|made| made);
     let page = match made {
         Ok((Outcome::Changed { from, at }, Some(lead))) => {
-            leads.outbox.wake();
+            links.outbox.wake();
             rocket::info!("lead {id}: {from} -> {to} by a status link");
             LinkPage(HttpStatus::Ok, page::changed(&lead, from, &at))
         }

@@ -2,6 +2,9 @@
 //! thank-you pages the server redirects to, and the prerendered error pages the server answers with.
 
 pub const HOME: &str = "/";
+/// The start of the status links of the agency's e-mail (`/lead-status/12/contacted?until=...&sig=...`): the
+/// server's own pages, never the site's.
+pub const LEAD_STATUS: &str = "/lead-status/";
 pub const QUOTE: &str = "/get-quote";
 pub const PRODUCTS: &str = "/products";
 pub const COVERAGE_TYPES: &str = "/coverage-types";

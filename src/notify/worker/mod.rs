@@ -45,7 +45,6 @@ use super::outbox::{self, Due, Update};
 use super::webhook::Webhook;
 use super::{Channel, Kind, Outbox};
 use crate::config::Settings;
-use crate::leads::Leads;
 
 /// How one attempt went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,7 +115,7 @@ impl Worker {
     pub fn start(rocket: &Rocket<Orbit>) -> Option<Worker> {
         let settings = rocket.state::<Settings>()?.clone();
         let grace = Duration::from_secs(u64::from(rocket.config().shutdown.grace));
-        let outbox = rocket.state::<Leads>()?.outbox.clone();
+        let outbox = rocket.state::<Outbox>()?.clone();
         let links = rocket
             .state::<crate::status::routes::StatusLinks>()
             .and_then(|links| links.signer.clone());

@@ -126,7 +126,7 @@ fn the_key_is_looked_for_in_the_database() {
     let pool = crate::store::open(&database, 1).unwrap();
     let connection = pool.get().unwrap();
     assert_eq!(link_key(&database).status, Status::Skip);
-    crate::status::key::load_or_create(&connection, &database).unwrap();
+    crate::links::key::load_or_create(&connection, &database).unwrap();
     assert_eq!(link_key(&database).status, Status::Ok);
     connection
         .execute("UPDATE installation_keys SET value = 'short'", [])

@@ -1,7 +1,9 @@
 //! The signed links of the agency's e-mail that move a lead on ("Contacted", "Quoted", ...): each names the lead,
 //! the status and an expiry, signed with HMAC-SHA256 under a key of this installation. The key is made at the first
-//! start and kept in the leads database (`super::key`), never printed; without it nobody can make a link, so
+//! start and kept in the leads database ([`key`]), never printed; without it nobody can make a link, so
 //! the pages need no login. A link carries no personal data: only the lead's number.
+
+pub mod key;
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -12,7 +14,7 @@ use crate::store::Status;
 /// How long a link works after its e-mail was sent.
 pub const VALID_DAYS: i64 = 30;
 /// The links' path, before the lead and the status: `/lead-status/12/contacted?until=...&sig=...`.
-pub const PREFIX: &str = "/lead-status/";
+pub const PREFIX: &str = contract::routes::LEAD_STATUS;
 /// Hex digits of the signature in a link: 128 bits, as hard to guess as the key and half as long to read.
 const SIGNATURE_DIGITS: usize = 32;
 
@@ -35,7 +37,7 @@ pub enum Check {
 }
 
 impl Signer {
-    /// A signer with the installation's key (`super::key`) for links to `base_url`.
+    /// A signer with the installation's key ([`key`]) for links to `base_url`.
     pub fn with_key(key: &[u8], base_url: &str) -> Signer {
         Signer {
             key: key.to_vec(),
