@@ -138,7 +138,11 @@ fn add(
         via,
         ..NewRevocation::default()
     };
-    let revocation = revocations::store(&pool, &new, &channels)
+    let announced = channels.clone();
+    let news = move |transaction: &rusqlite::Transaction<'_>, payload: &str| {
+        truckins::notify::outbox::enqueue_opt_out(transaction, payload, &announced)
+    };
+    let revocation = revocations::store(&pool, &new, &news)
         .map_err(|e| format!("the opt-out was not recorded: {e}"))?;
     let connection = pool.get().map_err(|e| e.to_string())?;
     let leads = matching(&connection, &revocation).map_err(|e| e.to_string())?;

@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::notify::{Channel, outbox};
 use crate::store::{self, DbPool, Lead, Source, StoreError, Via};
 
 /// One stored revocation.
@@ -82,11 +81,16 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Revocation> {
 
 /// Stores `new` at `now` and, in the same transaction, the agency's news of it on each of `channels` that reaches the
 /// agency (e-mail, webhook; never a visitor's confirmation). Returns the stored revocation.
+/// Queues the agency's news of a revocation (its JSON, [`OptOutNews`]) in the revocation's own transaction: the
+/// caller's outbox (`notify::outbox::enqueue_opt_out`), so that consent hands the news over and knows nothing of how
+/// it is sent.
+pub type Announce = dyn Fn(&rusqlite::Transaction<'_>, &str) -> rusqlite::Result<()> + Send + Sync;
+
 pub fn record(
     transaction: &rusqlite::Transaction<'_>,
     new: &NewRevocation,
     now: &str,
-    channels: &[Channel],
+    announce: &Announce,
 ) -> rusqlite::Result<Revocation> {
     transaction.execute(
         "INSERT INTO revocations (created_at, channel, email, phone, note, ip, user_agent, page_url) \
@@ -116,7 +120,7 @@ pub fn record(
             Box::new(error) as Box<dyn std::error::Error + Send + Sync>
         )
     })?;
-    outbox::enqueue_opt_out(transaction, &payload, channels)?;
+    announce(transaction, &payload)?;
     Ok(revocation)
 }
 
@@ -124,10 +128,10 @@ pub fn record(
 pub fn store(
     pool: &DbPool,
     new: &NewRevocation,
-    channels: &[Channel],
+    news: &Announce,
 ) -> Result<Revocation, StoreError> {
     store::write(pool, |transaction| {
-        Ok(record(transaction, new, &store::now(), channels)?)
+        Ok(record(transaction, new, &store::now(), news)?)
     })
 }
 

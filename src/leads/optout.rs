@@ -43,9 +43,13 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     };
     let pool = leads.pool.clone();
     let channels = leads.outbox.channels().to_vec();
-    let stored =
-        rocket::tokio::task::spawn_blocking(move || revocations::store(&pool, &new, &channels))
-            .await;
+    let stored = rocket::tokio::task::spawn_blocking(move || {
+        let news = move |transaction: &rusqlite::Transaction<'_>, payload: &str| {
+            crate::notify::outbox::enqueue_opt_out(transaction, payload, &channels)
+        };
+        revocations::store(&pool, &new, &news)
+    })
+    .await;
     match stored {
         Ok(Ok(revocation)) => {
             rocket::warn!(

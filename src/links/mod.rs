@@ -18,6 +18,11 @@ pub const PREFIX: &str = contract::routes::LEAD_STATUS;
 /// Hex digits of the signature in a link: 128 bits, as hard to guess as the key and half as long to read.
 const SIGNATURE_DIGITS: usize = 32;
 
+/// The installation's signer as Rocket state (made by the status links' stage; `None` when its key could not be
+/// read or made): the agency's e-mail takes its links from here.
+#[derive(Clone, Default)]
+pub struct Installed(pub Option<Signer>);
+
 /// Makes and checks links; cheap to clone.
 #[derive(Clone)]
 pub struct Signer {

@@ -104,7 +104,8 @@ impl Mailer {
             return Vec::new();
         };
         let now = crate::clock::now_utc();
-        crate::status::next_statuses(lead.status)
+        lead.status
+            .next()
             .map(|status| (status, signer.link(lead.id, status, now)))
             .collect()
     }

@@ -154,12 +154,9 @@ pub fn history(connection: &rusqlite::Connection, id: i64) -> rusqlite::Result<V
     rows.collect()
 }
 
-/// The statuses a lead at `current` can be moved on to from the agency's e-mail: every one but `new` and its own.
+/// The statuses a lead can be moved to from `current` (see [`Status::next`]).
 pub fn next_statuses(current: Status) -> impl Iterator<Item = Status> {
-    Status::ALL
-        .iter()
-        .copied()
-        .filter(move |status| *status != Status::New && *status != current)
+    current.next()
 }
 
 #[cfg(test)]

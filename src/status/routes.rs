@@ -75,6 +75,7 @@ pub fn stage() -> AdHoc {
             })
             .ok();
         Ok(rocket
+            .manage(crate::links::Installed(signer.clone()))
             .manage(StatusLinks {
                 signer,
                 per_ip: RateLimiter::new(TRIES_PER_IP, std::time::Duration::from_secs(10 * 60)),

@@ -136,6 +136,15 @@ impl Source {
 }
 
 impl Status {
+    /// The statuses a lead at this one can be moved to: every one but `new` and itself (the status links offered in
+    /// the agency's e-mail).
+    pub fn next(self) -> impl Iterator<Item = Status> {
+        Status::ALL
+            .iter()
+            .copied()
+            .filter(move |status| *status != Status::New && *status != self)
+    }
+
     /// As the agency's e-mail and pages say it: "Contacted", "Not a fit".
     pub fn label(self) -> &'static str {
         match self {

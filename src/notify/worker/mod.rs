@@ -117,8 +117,8 @@ impl Worker {
         let grace = Duration::from_secs(u64::from(rocket.config().shutdown.grace));
         let outbox = rocket.state::<Outbox>()?.clone();
         let links = rocket
-            .state::<crate::status::routes::StatusLinks>()
-            .and_then(|links| links.signer.clone());
+            .state::<crate::links::Installed>()
+            .and_then(|installed| installed.0.clone());
         let checkpoints = crate::store::Checkpoints::for_settings(&settings);
         let connection = match open(&settings.database, checkpoints) {
             Ok(connection) => connection,
