@@ -23,3 +23,26 @@ pub fn check(settings: &Settings) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_need_a_socket_to_acknowledge_and_a_sensible_wait() {
+        let mut settings = Settings {
+            replica_acknowledge: true,
+            ..Settings::default()
+        };
+        assert!(check(&settings).unwrap_err().contains("replica_socket"));
+        settings.replica_socket = Some("/run/truckins/litestream.sock".into());
+        assert!(check(&settings).is_ok());
+        for wait in [0.0, -1.0, 31.0, f64::NAN] {
+            settings.replica_wait = wait;
+            assert!(
+                check(&settings).unwrap_err().contains("replica_wait"),
+                "{wait}"
+            );
+        }
+    }
+}

@@ -157,6 +157,7 @@ pub fn neutralise(text: String) -> String {
 mod tests {
     use super::*;
     use crate::store::{Source, Status};
+    use std::borrow::Cow;
 
     /// The cells of `leads` written as CSV, read back by the `csv` crate.
     fn round_trip(leads: &[Lead]) -> (String, Vec<Vec<String>>) {

@@ -99,8 +99,3 @@ impl Form {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-}
