@@ -1,4 +1,5 @@
-//! The effective configuration as the server prints it at start: one `key = value` per line, no secrets.
+//! The effective configuration as the server prints it at start: one `key = value` per line, no secrets; and the
+//! settings' `Debug`, with the secrets masked.
 
 use std::net::IpAddr;
 
@@ -91,4 +92,58 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         ));
     }
     lines.join("\n")
+}
+
+/// Everything but the secrets: `smtp_url`'s user name and password and `webhook_secret` are masked.
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let smtp_url = self.smtp_url.as_deref().map(|url| {
+            super::endpoints::Relay::parse(url)
+                .map(|relay| relay.describe())
+                .unwrap_or_else(|_| "(not shown)".to_string())
+        });
+        let webhook_url = self.webhook_url.as_deref().map(|url| {
+            super::endpoints::Target::parse(url)
+                .map(|target| target.describe())
+                .unwrap_or_else(|_| "(not shown)".to_string())
+        });
+        f.debug_struct("Settings")
+            .field("database", &self.database)
+            .field("carriers_database", &self.carriers_database)
+            .field("carrier_lookup_limit", &self.carrier_lookup_limit)
+            .field("base_url", &self.base_url)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("ip_limit", &self.ip_limit)
+            .field("pool_size", &self.pool_size)
+            .field("log_format", &self.log_format)
+            .field("hsts", &self.hsts)
+            .field("request_head_timeout", &self.request_head_timeout)
+            .field("request_body_timeout", &self.request_body_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("max_connections_per_ip", &self.max_connections_per_ip)
+            .field("smtp_url", &smtp_url)
+            .field("smtp_ca_file", &self.smtp_ca_file)
+            .field("webhook_ca_file", &self.webhook_ca_file)
+            .field("notify_to", &self.notify_to)
+            .field("mail_from", &self.mail_from)
+            .field("webhook_url", &webhook_url)
+            .field(
+                "webhook_secret",
+                &self.webhook_secret.as_ref().map(|_| "***"),
+            )
+            .field("autoreply", &self.autoreply)
+            .field("notify_timeout", &self.notify_timeout)
+            .field("notify_retry_base", &self.notify_retry_base)
+            .field("analytics", &self.analytics)
+            .field("replica_socket", &self.replica_socket)
+            .field("replica_acknowledge", &self.replica_acknowledge)
+            .field("replica_wait", &self.replica_wait)
+            .field("replica_alert_after", &self.replica_alert_after)
+            .field("lead_retention_days", &self.lead_retention_days)
+            .field("time_zone", &self.time_zone)
+            .field("remind_after_minutes", &self.remind_after_minutes)
+            .field("test_clock", &self.test_clock)
+            .field("tls", &self.tls)
+            .finish()
+    }
 }

@@ -1,6 +1,7 @@
 //! The worker's retry policy and its handling of outcomes that cannot be written.
 
 use super::*;
+use crate::notify::outbox::Update;
 use crate::store::Lead;
 
 fn due(attempts: u32, queued_ms: i64) -> Due {
