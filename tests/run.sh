@@ -78,6 +78,9 @@ export PEBBLE_REQUIRED=1
 step "Formatting"
 cargo fmt --all --check
 
+step "The house: no import circle across rooms, no source file over 450 lines (tests/house.py)"
+python3 tests/house.py
+
 # The release build runs beside the lints and the Rust tests: they build in the dev profile, in target/debug, and
 # cargo locks each profile's folder apart. Much of either build leaves a core idle (SQLite's C compiled in one
 # process, the web build, the final link), which the other fills. The web app's packages are installed first, once
