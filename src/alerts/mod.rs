@@ -48,6 +48,7 @@ pub fn watching() -> rocket::fairing::AdHoc {
                 replica: leads.replica.clone(),
                 pool: leads.pool.clone(),
                 database: settings.database.clone(),
+                census: settings.carriers_database(),
                 tls: rocket.state::<Arc<crate::tls::Tls>>().cloned(),
             };
             rocket::tokio::spawn(watch::run(alerts.clone(), watched));
@@ -69,6 +70,8 @@ pub enum Concern {
     DiskNearlyFull,
     /// The site's HTTPS certificate is missing, expiring or not renewing.
     Certificate,
+    /// The carrier census behind the DOT lookup is over 60 days old.
+    CensusStale,
 }
 
 impl Concern {
@@ -79,6 +82,7 @@ impl Concern {
             Concern::DeliveriesFailing => "Resolved: the lead notifications are going out again",
             Concern::DiskNearlyFull => "Resolved: the server's disk has room again",
             Concern::Certificate => "Resolved: the site's HTTPS certificate is in order",
+            Concern::CensusStale => "Resolved: the carrier census is fresh again",
         }
     }
 
@@ -104,6 +108,10 @@ impl Concern {
             Concern::Certificate => {
                 "Visitors' browsers refuse the site once the certificate has expired. `truckins check` shows the \
                  certificate's line; the server's log says why the certificate authority refused."
+            }
+            Concern::CensusStale => {
+                "The quote form's DOT lookup shows carriers (names, power units) as they were. Download FMCSA's \
+                 Company Census File again and run `truckins carriers import` (docs/leads.md, \"The DOT lookup\")."
             }
         }
     }

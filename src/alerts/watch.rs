@@ -1,6 +1,6 @@
 //! The server's own look at what an owner must act on, reported to [`Alerts`]: the replica behind (every second: it
-//! is in memory), deliveries failing for more than an hour, the disk nearly full and the HTTPS certificate (every
-//! minute: a query, a `statvfs`, the certificate's dates). A task of the server's runtime from its start to its stop.
+//! is in memory), deliveries failing for more than an hour, the disk nearly full, the carrier census out of date and
+//! the HTTPS certificate (every minute: a query, a `statvfs`, the census's import date, the certificate's dates). A task of the server's runtime from its start to its stop.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -26,6 +26,8 @@ pub struct Watched {
     pub replica: Replica,
     pub pool: DbPool,
     pub database: PathBuf,
+    /// The carrier census's file.
+    pub census: PathBuf,
     /// The HTTPS certificate, when the server gets its own (`tls_domains`).
     pub tls: Option<std::sync::Arc<crate::tls::Tls>>,
 }
@@ -44,13 +46,18 @@ pub async fn run(alerts: Alerts, watched: Watched) {
             _ = slow_look.tick() => {
                 let pool = watched.pool.clone();
                 let folder = crate::preflight::storage::database_folder(&watched.database);
-                let looked = tokio::task::spawn_blocking(move || (deliveries_failing(&pool), disk(&folder))).await;
-                if let Ok((failing, disk)) = looked {
+                let census = watched.census.clone();
+                let looked = tokio::task::spawn_blocking(move || {
+                    (deliveries_failing(&pool), disk(&folder), census_stale(&census))
+                })
+                .await;
+                if let Ok((failing, disk, census)) = looked {
                     // A look that could not be made says nothing either way: the state stays as it was.
                     if let Some(failing) = failing {
                         alerts.report(Concern::DeliveriesFailing, failing);
                     }
                     alerts.report(Concern::DiskNearlyFull, disk);
+                    alerts.report(Concern::CensusStale, census);
                 }
                 if let Some(tls) = &watched.tls {
                     alerts.report(Concern::Certificate, tls.concern(OffsetDateTime::now_utc().unix_timestamp()));
@@ -110,4 +117,12 @@ fn disk(folder: &std::path::Path) -> Option<String> {
     let check = crate::preflight::storage::disk(folder);
     (check.status == crate::preflight::Status::Fail)
         .then(|| format!("the server's disk is nearly full: {}", check.detail))
+}
+
+/// The census check of `truckins check`, as the server sees it now: a census imported and over 60 days old (none
+/// imported is the owner's choice, not a concern).
+fn census_stale(path: &std::path::Path) -> Option<String> {
+    let check = crate::preflight::storage::census(path, OffsetDateTime::now_utc());
+    (check.status == crate::preflight::Status::Fail)
+        .then(|| format!("the carrier census is out of date: {}", check.detail))
 }
