@@ -98,19 +98,61 @@ def arrows(root: pathlib.Path) -> dict[tuple[str, str], list[str]]:
         inside_server = room.startswith("src/")
         for file in files:
             text = without_inline_tests(file.read_text())
-            for number, line in enumerate(text.split("\n"), 1):
-                code = line.split("//", 1)[0]
-                targets = []
-                if inside_server:
-                    targets += [server_room_of.get(m) for m in re.findall(r"\bcrate::(\w+)", code)]
-                for name, crate_room in crates.items():
-                    if re.search(rf"\b{name}::", code) or re.search(rf"^\s*use\s+{name}\b", code):
-                        targets.append(crate_room)
-                for target in targets:
-                    if target and target != room:
-                        place = f"{file.relative_to(root)}:{number}"
-                        found.setdefault((room, target), []).append(place)
+            code = "\n".join(line.split("//", 1)[0] for line in text.split("\n"))
+            targets: list[tuple[str, int]] = []
+            if inside_server:
+                for name, at in server_paths(code, module_path(root / "src", file)):
+                    targets.append((server_room_of.get(name), at))
+            for name, crate_room in crates.items():
+                for match in re.finditer(rf"\b{name}::|^\s*use\s+{name}\b", code, re.M):
+                    targets.append((crate_room, match.start()))
+            for target, at in targets:
+                if target and target != room:
+                    number = code.count("\n", 0, at) + 1
+                    found.setdefault((room, target), []).append(f"{file.relative_to(root)}:{number}")
     return found
+
+
+def module_path(src: pathlib.Path, file: pathlib.Path) -> list[str]:
+    """The module a file is, as the names from the crate's root: src/notify/outbox/due.rs -> notify, outbox, due."""
+    parts = list(file.relative_to(src).with_suffix("").parts)
+    if parts and parts[-1] == "mod":
+        parts.pop()
+    return parts
+
+
+def server_paths(code: str, module: list[str]) -> list[tuple[str, int]]:
+    """The top-level modules `code` names, with where: `crate::x`, each first name of a group `crate::{x, y::z}`
+    (over several lines too), and `super::` chains that climb to the crate's root (`super::super::x` from a module
+    two deep)."""
+    named = []
+    for match in re.finditer(r"\bcrate::(\w+)", code):
+        named.append((match.group(1), match.start()))
+    for match in re.finditer(r"\bcrate::\{", code):
+        depth, at = 1, match.end()
+        start = at
+        while at < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[at], 0)
+            at += 1
+        inner = code[start:at - 1]
+        # Only the group's own top level: names after a comma at depth 0.
+        level, token_start = 0, 0
+        for index, char in enumerate(inner + ","):
+            if char == "{":
+                level += 1
+            elif char == "}":
+                level -= 1
+            elif char == "," and level == 0:
+                first = re.match(r"\s*(\w+)", inner[token_start:index])
+                if first and first.group(1) not in {"self", "super"}:
+                    named.append((first.group(1), start + token_start))
+                token_start = index + 1
+    for match in re.finditer(r"\b((?:super::)+)(\w+)", code):
+        climbs = match.group(1).count("super::")
+        # `super` from a file's module climbs one; from the crate's root the next name is a room.
+        if climbs >= len(module):
+            named.append((match.group(2), match.start()))
+    return named
 
 
 def circles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
@@ -173,7 +215,28 @@ def long_files(root: pathlib.Path) -> list[tuple[str, int]]:
     return found
 
 
+def self_test() -> None:
+    """The check finds what it is for, in a tree made for it: a circle through a grouped import spanning lines and
+    a `super::super::` climbing out of a room, and a file of 451 lines; and a test module is not an arrow."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = pathlib.Path(folder)
+        (root / "src" / "a").mkdir(parents=True)
+        (root / "crates").mkdir()
+        (root / "src" / "a" / "mod.rs").write_text("mod inner;\n")
+        (root / "src" / "a" / "inner.rs").write_text("fn f() { super::super::b::g(); }\n")
+        (root / "src" / "b.rs").write_text("use crate::{\n    c::x,\n};\n#[cfg(test)]\nmod tests {\n    use crate::a;\n}\n")
+        (root / "src" / "c.rs").write_text("use crate::a::inner;\n" + "// line\n" * 450)
+        edges = arrows(root)
+        assert ("src/a", "src/b") in edges and ("src/b", "src/c") in edges, edges
+        assert ("src/b", "src/a") not in edges, "a test module is no arrow"
+        assert circles(edges) == [["src/a", "src/b", "src/c"]], circles(edges)
+        assert long_files(root) == [("src/c.rs", 451)], long_files(root)
+
+
 def main() -> int:
+    self_test()
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     edges = arrows(root)
     groups = circles(edges)
