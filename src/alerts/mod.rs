@@ -2,8 +2,9 @@
 //! notifications failing, the disk nearly full, the HTTPS certificate), reported here by whoever knows it, becomes
 //! one e-mail to `notify_to` once it has lasted long enough, and one more when it is over. At most one alert an hour
 //! per concern, however often it comes and goes; an alert not sent (within the hour of the last) has no "resolved"
-//! either. The e-mail is queued in the outbox like the owner's report (kind `report`), so it is retried like any
-//! delivery and kept across a restart; the log says each alert too, with or without e-mail.
+//! either. The e-mail is queued in the outbox like the owner's report (kind `report`, but ahead of the other
+//! deliveries, as a claim's news is), so it is retried like any delivery and kept across a restart; the log says
+//! each alert too, with or without e-mail.
 //!
 //! [`watch`] looks at the states the server knows (the replica, the deliveries, the disk) and reports them.
 
@@ -91,8 +92,8 @@ impl Concern {
         match self {
             Concern::ReplicaBehind => {
                 "Leads are still taken and stored on the server, and each is answered once the agency's e-mail or \
-                 webhook has it; until the replica has caught up, a lead whose e-mail has not gone out yet exists \
-                 only on this machine. Look at Litestream's lines in the server's log (journalctl -u truckins) and \
+                 webhook has it (or, when those fail too, after a few seconds all the same); until the replica has \
+                 caught up, a lead whose e-mail has not gone out yet exists only on this machine. Look at Litestream's lines in the server's log (journalctl -u truckins) and \
                  at the store it copies to (the S3 bucket or the SFTP server): reachable, keys valid, room left. \
                  `truckins check` shows the replica's line. docs/replication.md has the runbook."
             }
@@ -202,11 +203,7 @@ impl Alerts {
             .get(&concern)
             .is_some_and(|at| now.saturating_duration_since(*at) < QUIET_FOR);
         if quiet {
-            // Counted as told: neither this alert nor its "resolved" goes, within the hour of the last.
-            if let Some(track) = state.open.get_mut(&concern) {
-                track.alerted = false;
-                track.since = now;
-            }
+            // Not told now: told once the hour is over if it still lasts; and no "resolved" for it.
             return None;
         }
         if let Some(track) = state.open.get_mut(&concern) {
@@ -255,7 +252,7 @@ impl Alerts {
                 .get()
                 .map_err(|error| error.to_string())
                 .and_then(|connection| {
-                    crate::notify::outbox::enqueue_report(&connection, &mail.to_json())
+                    crate::notify::outbox::enqueue_alert(&connection, &mail.to_json())
                         .map_err(|error| error.to_string())
                 });
             match queued {

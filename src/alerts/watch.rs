@@ -20,6 +20,9 @@ const REPLICA_LOOK: Duration = Duration::from_secs(1);
 const SLOW_LOOK: Duration = Duration::from_secs(60);
 /// A delivery failing this long is the owner's concern.
 const FAILING_FOR: Duration = Duration::from_secs(3600);
+/// A delivery given up (24 h of attempts, or refused for good) stays the owner's concern until retried
+/// (`truckins outbox retry`), or for this long: it is never "going out again" by itself.
+const GAVE_UP_LOOKED_AT: Duration = Duration::from_secs(7 * 86_400);
 
 /// What the watcher looks at.
 pub struct Watched {
@@ -94,8 +97,8 @@ fn deliveries_failing(pool: &DbPool) -> Option<Option<String>> {
     let (failing, oldest): (i64, Option<i64>) = connection
         .query_row(
             "SELECT COUNT(*), MIN(queued_ms) FROM deliveries \
-             WHERE state = 'pending' AND attempts > 0 AND queued_ms < ?1",
-            params![since],
+             WHERE (state = 'pending' AND attempts > 0 AND queued_ms < ?1) OR (state = 'failed' AND created_ms > ?2)",
+            params![since, crate::notify::outbox::now_ms() - GAVE_UP_LOOKED_AT.as_millis() as i64],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )
         .ok()?;
@@ -105,7 +108,7 @@ fn deliveries_failing(pool: &DbPool) -> Option<Option<String>> {
             .unwrap_or(1)
             .max(1);
         format!(
-            "{failing} notification{} of leads failing for over {hours} hour{}",
+            "{failing} notification{} of leads failing for over {hours} hour{} or given up",
             if failing == 1 { "" } else { "s" },
             if hours == 1 { "" } else { "s" }
         )

@@ -96,8 +96,9 @@ pub struct Settings {
     /// The path of Litestream's control socket (`socket.path` in its configuration). Set, the server knows its
     /// database is replicated: `/healthz` shows the replica's state, and the log says when Litestream does not answer.
     pub replica_socket: Option<PathBuf>,
-    /// Answer a lead (its 201, or the plain form's 303) only once Litestream reports that the commit holding it is
-    /// on the replica, or `replica_wait` has passed (then it is answered all the same: it is stored here).
+    /// Answer a lead (its 201, or the plain form's 303) only once it is off this machine: Litestream reports its
+    /// commit on the replica, or (the replica behind) the agency's relay or webhook took its news; or once
+    /// `replica_wait` has passed (then it is answered all the same: it is stored here). src/replica/acknowledge.rs.
     pub replica_acknowledge: bool,
     /// Seconds a lead's answer waits at most for its first copy off the machine (the replica, or its news taken by
     /// the agency's relay or webhook); when none confirms in time, the next leads are answered at once until one does.

@@ -79,13 +79,13 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Revocation> {
     })
 }
 
-/// Stores `new` at `now` and, in the same transaction, the agency's news of it on each of `channels` that reaches the
-/// agency (e-mail, webhook; never a visitor's confirmation). Returns the stored revocation.
 /// Queues the agency's news of a revocation (its JSON, [`OptOutNews`]) in the revocation's own transaction: the
 /// caller's outbox (`notify::outbox::enqueue_opt_out`), so that consent hands the news over and knows nothing of how
 /// it is sent.
 pub type Announce = dyn Fn(&rusqlite::Transaction<'_>, &str) -> rusqlite::Result<()> + Send + Sync;
 
+/// Stores `new` at `now` and, in the same transaction, the agency's news of it (`announce`: the outbox's e-mail and
+/// webhook, never a visitor's confirmation). Returns the stored revocation.
 pub fn record(
     transaction: &rusqlite::Transaction<'_>,
     new: &NewRevocation,

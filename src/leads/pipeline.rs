@@ -258,7 +258,7 @@ pub async fn process(
     let outcome = match stored {
         Ok(Ok(Stored::New(id))) => {
             rocket::info!("stored {} lead {id}", form.source());
-            // The worker is woken by the route, once the lead is also on the replica (src/replica).
+            // The worker is woken by the route, before its answer waits for a copy off the machine (src/replica).
             return Verdict::Accepted(id, token);
         }
         Ok(Ok(Stored::Repeat(id))) => Verdict::Accepted(id, reissue(form, id, leads).await),

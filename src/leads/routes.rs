@@ -369,8 +369,7 @@ async fn submit(
     // or its news taken by the agency's relay or webhook, whichever comes first (src/replica/acknowledge.rs). The
     // worker is woken first: the agency's copy is never held behind the replica.
     if let Verdict::Accepted(id, _) = &verdict {
-        let first_copy = form
-            .makes_lead()
+        let first_copy = (form.makes_lead() && leads.replica.acknowledges())
             .then(|| leads.outbox.first_copies().map(|copies| copies.expect(*id)))
             .flatten();
         leads.outbox.wake();

@@ -45,7 +45,11 @@ pub fn stored(connection: &Connection) -> Result<Option<Vec<u8>>, String> {
 pub fn load_or_create(connection: &Connection, database: &Path) -> Result<Vec<u8>, String> {
     let file = legacy_file(database);
     if let Some(key) = stored(connection)? {
-        remove_legacy(&file, "the database already holds the key");
+        match read_legacy(&file) {
+            Ok(Some(legacy)) if legacy != key => set_aside(&file),
+            Ok(Some(_)) => remove_legacy(&file, "the database already holds the key"),
+            Ok(None) | Err(_) => {}
+        }
         return Ok(key);
     }
     let (key, made) = match read_legacy(&file)? {
@@ -104,6 +108,25 @@ fn remove_legacy(file: &Path, why: &str) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
         Err(error) => rocket::warn!(
             "{} could not be removed ({error}); it is no longer read: delete it",
+            file.display()
+        ),
+    }
+}
+
+/// A key file that differs from the database's (a database restored from elsewhere): kept aside, not deleted, so
+/// the owner can see which links it signed; the database's key is the one in use.
+fn set_aside(file: &Path) {
+    let mut aside = file.as_os_str().to_os_string();
+    aside.push(".old");
+    match std::fs::rename(file, &aside) {
+        Ok(()) => rocket::warn!(
+            "{} holds another key than the leads database: renamed to {} (the database's key signs the links; \
+             links signed with the other one no longer work)",
+            file.display(),
+            Path::new(&aside).display()
+        ),
+        Err(error) => rocket::warn!(
+            "{} holds another key than the leads database and could not be renamed ({error}); it is not read",
             file.display()
         ),
     }

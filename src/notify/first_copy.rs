@@ -19,12 +19,17 @@ const REMEMBERED: usize = 4096;
 #[derive(Default)]
 pub struct FirstCopies {
     state: Mutex<State>,
+    /// Whether any answer has waited for a first copy (acknowledgement is on).
+    in_use: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
 struct State {
     /// Leads waited for, each with its waiters (a lead sent twice, a retry, has two).
     waiting: HashMap<i64, Vec<Arc<Notify>>>,
+    /// Leads answered without waiting (nothing confirmed a copy for a while) whose copy is still wanted first, so
+    /// that the agency's channels working again shows at once; oldest first, the last [`REMEMBERED`].
+    wanted: VecDeque<i64>,
     /// Leads whose copy was taken, newest last.
     taken: VecDeque<i64>,
     /// When a copy of any lead was last taken: the agency's channels work.
@@ -39,6 +44,8 @@ impl FirstCopies {
     /// Begins to wait for `lead`'s first copy; the wait ends when it is taken ([`Expected::taken`]) and is given up
     /// when the `Expected` is dropped.
     pub fn expect(self: &Arc<Self>, lead: i64) -> Expected {
+        self.in_use
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let notify = Arc::new(Notify::new());
         let mut state = self.lock();
         if state.taken.contains(&lead) {
@@ -53,15 +60,27 @@ impl FirstCopies {
         }
     }
 
-    /// The leads whose first copy someone waits for, for a lane to send first.
+    /// Whether any answer has waited for a first copy since the start.
+    pub fn in_use(&self) -> bool {
+        self.in_use.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The leads whose first copy someone waits for, or is wanted first, for a lane to send first.
     pub fn awaited(&self) -> Vec<i64> {
-        self.lock().waiting.keys().copied().collect()
+        let state = self.lock();
+        state
+            .waiting
+            .keys()
+            .chain(state.wanted.iter())
+            .copied()
+            .collect()
     }
 
     /// The worker: `lead`'s news was taken by the relay or the webhook.
     pub fn taken(&self, lead: i64) {
         let mut state = self.lock();
         state.last_taken = Some(Instant::now());
+        state.wanted.retain(|wanted| *wanted != lead);
         if let Some(waiters) = state.waiting.remove(&lead) {
             for waiter in waiters {
                 // A permit is kept if the waiter is not polling yet: never lost.
@@ -99,6 +118,18 @@ impl Expected {
     pub fn last_taken(&self) -> Option<Instant> {
         self.copies.last_taken()
     }
+
+    /// Nobody waits for this lead's copy any more (it was answered at once), but the lanes still send it first.
+    pub fn still_wanted(self) {
+        let mut state = self.copies.lock();
+        if state.taken.contains(&self.lead) || state.wanted.contains(&self.lead) {
+            return;
+        }
+        if state.wanted.len() == REMEMBERED {
+            state.wanted.pop_front();
+        }
+        state.wanted.push_back(self.lead);
+    }
 }
 
 impl Drop for Expected {
@@ -129,6 +160,15 @@ mod tests {
         copies.expect(8).taken().await;
         assert!(copies.awaited().is_empty());
         assert!(copies.last_taken().is_some());
+    }
+
+    #[test]
+    fn a_lead_answered_at_once_is_still_sent_first_until_taken() {
+        let copies = Arc::new(FirstCopies::default());
+        copies.expect(5).still_wanted();
+        assert_eq!(copies.awaited(), [5]);
+        copies.taken(5);
+        assert!(copies.awaited().is_empty());
     }
 
     #[test]

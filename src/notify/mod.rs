@@ -200,7 +200,6 @@ impl Outbox {
         }
     }
 
-    /// Leads committed with deliveries since the start.
     /// The first copies of leads by the agency's channels (`first_copy`), when any of them is on: `None` without
     /// e-mail or webhook to the agency.
     pub fn first_copies(&self) -> Option<&Arc<first_copy::FirstCopies>> {
@@ -217,6 +216,7 @@ impl Outbox {
         }
     }
 
+    /// Leads committed with deliveries since the start.
     pub(crate) fn committed(&self) -> u64 {
         self.committed.load(std::sync::atomic::Ordering::Relaxed)
     }

@@ -1,25 +1,22 @@
 //! A lead's answer, with `replica_acknowledge`: given once the lead is off the machine somewhere, whichever comes
 //! first within `replica_wait`: its commit on the replica (Litestream's sync), or its news taken by the agency's
-//! relay (SMTP 250) or webhook (2xx) (`notify::first_copy`). The agency's copy counts once the replica has had
-//! [`COPY_GRACE`] to confirm (a second; at once while the replica is behind): the replica, when it keeps up, takes
-//! milliseconds, so a lead acknowledged while the store is reachable is on the replica and comes back with a
-//! restore, and the agency's copy answers for the leads the replica cannot take. While the replica is behind only
-//! the agency's copy is waited for. When neither confirms within the wait the lead is answered all the same (it is committed here) and
+//! relay (SMTP 250) or webhook (2xx) (`notify::first_copy`). While the replica keeps up, it confirms in
+//! milliseconds and comes first; the agency's copy counts at once only while the replica is behind, and otherwise
+//! once the replica has let the whole wait pass. So a lead acknowledged while the store is reachable (even slow) is
+//! on the replica and comes back with a restore, and the agency's copy answers for the leads the replica cannot
+//! take. While the replica is behind only the agency's copy is waited for. When neither confirms within the wait the lead is answered all the same (it is committed here) and
 //! counted unconfirmed; the leads after it are then answered at once, without a wait of their own, until a copy is
 //! confirmed again (the replica caught up, or any lead's news taken), so a machine cut off from everything does
 //! not hold every visitor for the whole wait.
 
 use std::future::pending;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rocket::serde::json::{Value, json};
 use rocket::tokio;
 
 use super::{Replica, Shared, lock};
 use crate::notify::first_copy::Expected;
-
-/// How long the replica has to confirm a lead before the agency's copy answers for it (at most `replica_wait`).
-pub const COPY_GRACE: Duration = Duration::from_secs(1);
 
 /// How a lead's answer went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +66,10 @@ impl Replica {
         }
         if shared.nothing_confirmed_since_the_last_miss(first_copy.as_ref(), behind) {
             lock(&shared.state).counts.unconfirmed += 1;
+            // Its copy still goes first: the agency's channels working again is then seen at the next lead.
+            if let Some(expected) = first_copy {
+                expected.still_wanted();
+            }
             return Confirmation::AtOnce;
         }
         let mut confirmed = shared.confirmed.subscribe();
@@ -78,7 +79,8 @@ impl Replica {
                 pending::<()>().await;
             }
         };
-        let grace = COPY_GRACE.min(shared.wait);
+        // While the replica keeps up, the agency's copy counts only once the replica has let the whole wait pass.
+        let grace = shared.wait;
         let copied = async {
             match &first_copy {
                 Some(expected) => {
@@ -113,6 +115,9 @@ impl Replica {
             Confirmation::Copied => state.counts.copied += 1,
             _ => {
                 state.counts.unconfirmed += 1;
+                if let Some(expected) = first_copy {
+                    expected.still_wanted();
+                }
                 if state.unconfirmed_since.is_none() {
                     state.unconfirmed_since = Some(Instant::now());
                     drop(state);
@@ -128,6 +133,11 @@ impl Replica {
         }
         state.unconfirmed_since = None;
         confirmation
+    }
+
+    /// Whether leads' answers wait for a copy off the machine (`replica_acknowledge`, with a replica).
+    pub fn acknowledges(&self) -> bool {
+        self.0.as_ref().is_some_and(|shared| shared.acknowledge)
     }
 
     /// Acknowledgement without a copy by the agency's channels: the replica's alone (tests).

@@ -77,6 +77,8 @@ struct State {
     targets: VecDeque<(u64, u64)>,
     /// Since when the replica has been behind, and the commit it has to hold to have caught up.
     behind: Option<Behind>,
+    /// When it last caught up: lateness is counted from then at the earliest.
+    caught_up_at: Option<Instant>,
     /// How the leads' answers went (`/healthz`).
     counts: acknowledge::Counts,
     /// Since a lead was answered with no copy confirmed within `replica_wait`, while no copy has been confirmed
@@ -143,10 +145,12 @@ impl Shared {
     /// the figures, until it has caught up.
     fn check_late(&self) {
         let mut state = lock(&self.state);
-        let late = state
-            .waiting
-            .front()
-            .is_some_and(|(_, issued)| issued.elapsed() >= self.wait);
+        // A commit waiting since before the replica caught up is counted from then: the copy of what came during an
+        // outage takes a moment after it, and is no new outage.
+        let caught_up_at = state.caught_up_at;
+        let late = state.waiting.front().is_some_and(|(_, issued)| {
+            caught_up_at.map_or(*issued, |at| at.max(*issued)).elapsed() >= self.wait
+        });
         if late {
             self.fall_behind(&mut state);
         }
@@ -198,7 +202,8 @@ impl Shared {
                 positions.local,
                 positions.replicated,
                 if self.acknowledge {
-                    "; each lead is answered once it is on the replica"
+                    "; each lead is answered once it is off this machine (on the replica, or its news taken by the \
+                     agency's relay or webhook)"
                 } else {
                     ""
                 }
@@ -236,6 +241,7 @@ impl Shared {
             && confirmed >= behind.at
         {
             state.behind = None;
+            state.caught_up_at = Some(Instant::now());
             let waiting = state.waiting.len();
             rocket::info!(
                 "replica: caught up after {:.1} s behind: every commit up to #{} (the newest when it fell behind) is \

@@ -135,12 +135,26 @@ fn enqueue_agency_news(
 /// (`payload`, JSON: see `compose::report`); returns the delivery's id. Whichever process runs the e-mail lane (the
 /// server, now or at its next start) sends it.
 pub fn enqueue_report(connection: &Connection, payload: &str) -> rusqlite::Result<i64> {
+    enqueue_owner_mail(connection, payload, false)
+}
+
+/// Queues an alert to the owner (`src/alerts`): a message like the report's, sent ahead of the other deliveries on
+/// the e-mail lane (`urgent`, as a claim's news), so a backlog does not hold it.
+pub fn enqueue_alert(connection: &Connection, payload: &str) -> rusqlite::Result<i64> {
+    enqueue_owner_mail(connection, payload, true)
+}
+
+fn enqueue_owner_mail(
+    connection: &Connection,
+    payload: &str,
+    urgent: bool,
+) -> rusqlite::Result<i64> {
     let _writer = store::writer();
     let now = now_ms();
     connection.execute(
-        "INSERT INTO deliveries (key, kind, channel, payload, created_at, created_ms, queued_ms, next_attempt_ms) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-        params![new_key(), Kind::Report.as_str(), Channel::Email.as_str(), payload, store::now(), now],
+        "INSERT INTO deliveries (key, kind, channel, payload, created_at, created_ms, queued_ms, next_attempt_ms, \
+         urgent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?7)",
+        params![new_key(), Kind::Report.as_str(), Channel::Email.as_str(), payload, store::now(), now, urgent],
     )?;
     Ok(connection.last_insert_rowid())
 }

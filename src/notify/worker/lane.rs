@@ -13,6 +13,9 @@ use rusqlite::Connection;
 use super::log::log;
 use super::pace::{HOLD_STEP, Pace};
 use super::{BATCH, CONCURRENT, GATHER, IDLE_LOOK, Outcome, Senders, Stop, update};
+
+/// Deliveries other than first copies taken at a time while answers wait for first copies: two rounds of attempts.
+const FEW: u32 = 2 * CONCURRENT as u32;
 use crate::notify::outbox::{self, Due, Update};
 use crate::notify::{Channel, Kind, Outbox};
 
@@ -60,6 +63,15 @@ impl Lane {
             .await?;
         kept.clear();
         Ok(())
+    }
+
+    /// Whether answers wait for first copies on this lane (acknowledgement on, the agency's news).
+    fn first_copies_in_use(&self) -> bool {
+        matches!(self.channel, Channel::Email | Channel::Webhook)
+            && self
+                .outbox
+                .first_copies()
+                .is_some_and(|copies| copies.in_use())
     }
 
     /// The leads whose first copy a visitor's answer waits for, when this lane carries the agency's news.
@@ -117,11 +129,21 @@ impl Lane {
             let awaited = self.awaited();
             let hold = self.pace.hold_back();
             if hold && awaited.is_empty() {
+                // A lead committed meanwhile may be waited for: woken by it, not only at the next step.
+                let wake = self.outbox.clone();
                 tokio::select! {
                     _ = time::sleep(HOLD_STEP) => continue,
+                    _ = wake.waker(channel).notified() => continue,
                     _ = self.stopped.changed() => return,
                 }
             }
+            // While answers wait for first copies, the rest go a few at a time, so that a copy committed during a
+            // batch does not wait for a whole one.
+            let limit = if self.first_copies_in_use() {
+                FEW
+            } else {
+                BATCH
+            };
             let first: HashSet<i64> = awaited.iter().copied().collect();
             let batch = match self
                 .with_db(move |c| {
@@ -129,7 +151,7 @@ impl Lane {
                     let mut batch = outbox::due_awaited(c, channel, &awaited, now)?;
                     if !hold {
                         let taken: HashSet<i64> = batch.iter().map(|due| due.id).collect();
-                        let rest = outbox::due_urgent_first(c, channel, now, BATCH)?;
+                        let rest = outbox::due_urgent_first(c, channel, now, limit)?;
                         batch.extend(rest.into_iter().filter(|due| !taken.contains(&due.id)));
                     }
                     Ok(batch)
@@ -223,7 +245,7 @@ impl Lane {
             if stopping {
                 return;
             }
-            if batch.len() >= BATCH as usize {
+            if batch.len() >= limit as usize {
                 continue;
             }
             // Only a delivery due within the idle look can shorten the wait.

@@ -110,7 +110,12 @@ fn store_down_mid_flood_acknowledged_by_the_agency_s_mail_owner_told_caught_up_a
     });
     assert!(alert.contains("not copied yet"), "{alert}");
 
-    // The store back, the flood going on: caught up within 30 s (the harness's patience), and the owner told.
+    // The store back, the flood going on: caught up within 30 s (the harness's patience), every commit made until
+    // then on the replica, and the owner told once each way.
+    let (_, before) = health(port);
+    let txid = before["replica"]["txid"]
+        .as_u64()
+        .expect("Litestream's position");
     setup.sshd.restart();
     let back = Instant::now();
     let back_wall = std::time::SystemTime::now();
@@ -119,7 +124,12 @@ fn store_down_mid_flood_acknowledged_by_the_agency_s_mail_owner_told_caught_up_a
         || {
             let (status, body) = health(port);
             assert_eq!(status, 200, "{body}");
-            (body["replica"]["behind"] == false).then_some(())
+            let replica = &body["replica"];
+            (replica["behind"] == false
+                && replica["replicated_txid"]
+                    .as_u64()
+                    .is_some_and(|r| r >= txid))
+            .then_some(())
         },
     );
     let caught_up = back.elapsed();
@@ -130,6 +140,16 @@ fn store_down_mid_flood_acknowledged_by_the_agency_s_mail_owner_told_caught_up_a
     });
     let outage = flood.finish();
     let (_, counts) = health(port);
+    assert_eq!(
+        counts["replica"]["behind"], false,
+        "still caught up: {counts}"
+    );
+    let told = alerts(&smtp);
+    assert_eq!(
+        told.len(),
+        2,
+        "one alert and one all-clear, no more: {told:?}"
+    );
     assert!(
         outage.other.is_empty(),
         "answers other than 201: {:?}",
