@@ -152,15 +152,21 @@ def store_client(port):
                         aws_access_key_id=KEY_ID, aws_secret_access_key=SECRET)
 
 
-def litestream_config(folder, database, moto_port, prefix, level, extra, top=""):
+# deploy/litestream.yml's compaction settings (bench/RESULTS.md, issue 37): L0 files kept 15 s once compacted, level 1
+# every 10 s. Litestream's own defaults are 5 min and 30 s (--untuned).
+TUNING = ["l0-retention: 15s", "levels:", "  - interval: 10s", "  - interval: 5m", "  - interval: 1h"]
+
+
+def litestream_config(folder, database, moto_port, prefix, level, extra, top="", tuned=True):
     """Litestream's configuration as deploy/litestream.yml has it, the replica in moto's bucket under `prefix`;
-    `extra` (a YAML fragment, e.g. from --litestream-extra) is added to the database's entry."""
+    `extra` (a YAML fragment, e.g. from --litestream-extra) is added to the database's entry, `top` at the top."""
     socket_path = os.path.join(folder, "litestream.sock")
     lines = [
         "socket:", "  enabled: true", f"  path: {socket_path}", "  permissions: 0600",
         "logging:", f"  level: {level}",
         "snapshot:", "  interval: 24h", "  retention: 720h",
     ]
+    lines += TUNING if tuned else []
     lines += [line for line in top.splitlines() if line.strip()]
     lines += ["dbs:", f"  - path: {database}", "    restore-if-db-not-exists: true"]
     lines += ["    " + line for line in extra.splitlines() if line.strip()]
@@ -190,7 +196,9 @@ class Stack:
         acknowledge, variant = kind.startswith("on"), kind.endswith("/b")
         extra = args.litestream_extra + "\n" + (args.b_litestream_extra if variant else "")
         top = args.litestream_top + "\n" + (args.b_litestream_top if variant else "")
-        config, socket_path = litestream_config(folder, database, moto_port, prefix, args.litestream_log, extra, top)
+        tuned = args.untuned != ("b" if variant else "a")
+        config, socket_path = litestream_config(folder, database, moto_port, prefix, args.litestream_log, extra, top,
+                                                tuned)
         self.port = free_port()
         self.log_path = os.path.join(folder, "stack.log")
         self.log = open(self.log_path, "w")
@@ -348,6 +356,8 @@ def main():
     parser.add_argument("--litestream-extra", default="", help="YAML lines added to the database's entry")
     parser.add_argument("--litestream-top", default="", help="YAML lines added at the top of the configuration")
     parser.add_argument("--b-litestream-top", default="", help="top-level YAML lines for variant B's rounds")
+    parser.add_argument("--untuned", choices=["a", "b"], help="the rounds of variant A (on, off) or B (on/b, off/b) "
+                        "with Litestream's own l0-retention and levels instead of deploy/litestream.yml's")
     parser.add_argument("--b-setting", action="append", default=[], help="NAME=VALUE for variant B's rounds")
     parser.add_argument("--b-litestream-extra", default="", help="YAML lines for variant B's rounds")
     parser.add_argument("--at-start", action="store_true",
