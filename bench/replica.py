@@ -152,7 +152,7 @@ def store_client(port):
                         aws_access_key_id=KEY_ID, aws_secret_access_key=SECRET)
 
 
-# deploy/litestream.yml's compaction settings (bench/RESULTS.md, issue 37): L0 files kept 15 s once compacted, level 1
+# deploy/litestream.yml's compaction settings (bench/RESULTS-replica.md): L0 files kept 15 s once compacted, level 1
 # every 10 s. Litestream's own defaults are 5 min and 30 s (--untuned).
 TUNING = ["l0-retention: 15s", "levels:", "  - interval: 10s", "  - interval: 5m", "  - interval: 1h"]
 
