@@ -31,7 +31,11 @@ impl Replica {
                 Some((at, asked)) if at.elapsed() < HEALTH_REUSE => asked.clone(),
                 _ => {
                     let asked = shared.client.sync(false, HEALTH_DEADLINE).await;
-                    if let Err(reason) = &asked {
+                    // Slower than the look's second is Litestream busy (its first whole copy after a restore), not
+                    // gone: the follower, whose syncs may take longer, says when it really does not answer.
+                    if let Err(reason) = &asked
+                        && !reason.starts_with(super::socket::NO_ANSWER_WITHIN)
+                    {
                         shared.not_answered(reason);
                     }
                     *last = Some((Instant::now(), asked.clone()));
@@ -47,6 +51,7 @@ impl Replica {
             .map_or(Duration::ZERO, |(_, issued)| issued.elapsed());
         let litestream = match &asked {
             Ok(_) => "ok",
+            Err(reason) if reason.starts_with(super::socket::NO_ANSWER_WITHIN) => "busy",
             Err(_) => "unavailable",
         };
         let positions = asked.as_ref().ok();
@@ -60,9 +65,13 @@ impl Replica {
             "oldest_unreplicated_seconds": (oldest.as_secs_f64() * 10.0).round() / 10.0,
             "leads_acknowledged": state.counts.json(),
         });
-        if asked.is_err() {
+        if let Err(reason) = &asked {
             // The reason (in the log, once a minute) names a path of this machine: not for whoever asks /healthz.
-            answer["reason"] = "Litestream does not answer on its control socket".into();
+            answer["reason"] = if reason.starts_with(super::socket::NO_ANSWER_WITHIN) {
+                "Litestream is busy (its first whole copy after a restore or a first start takes seconds)".into()
+            } else {
+                "Litestream does not answer on its control socket".into()
+            };
         }
         Some(answer)
     }

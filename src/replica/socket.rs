@@ -13,6 +13,10 @@ use hyper_util::rt::TokioIo;
 use rocket::tokio::{self, net::UnixStream};
 use serde::Deserialize;
 
+/// How an answer that did not come within its deadline is said (the start of the reason): Litestream is there but
+/// busy (its first whole copy after a restore takes seconds), not gone.
+pub const NO_ANSWER_WITHIN: &str = "no answer within";
+
 /// Litestream's answers are a few dozen bytes; anything much larger is not Litestream.
 const LARGEST_ANSWER: usize = 64 * 1024;
 
@@ -91,7 +95,12 @@ impl Client {
     ) -> Result<T, String> {
         let (status, body) = tokio::time::timeout(deadline, self.exchange(request))
             .await
-            .unwrap_or_else(|_| Err(format!("no answer within {:.1} s", deadline.as_secs_f64())))?;
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "{NO_ANSWER_WITHIN} {:.1} s",
+                    deadline.as_secs_f64()
+                ))
+            })?;
         if status == StatusCode::NOT_FOUND {
             return Err(format!(
                 "Litestream does not replicate {} (is it the `path` of a database in litestream.yml?)",
