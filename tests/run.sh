@@ -73,6 +73,8 @@ esac
 command -v pebble >/dev/null && command -v pebble-challtestsrv >/dev/null ||
   install_package pebble "the built-in HTTPS tests' ACME server"
 command -v openssl >/dev/null || install_package openssl "the built-in HTTPS tests' TLS client"
+# (PEBBLE_REQUIRED also makes util-linux's setpriv required, for tests/integration/https/capability.rs: the service
+# user binding 80 and 443 with CAP_NET_BIND_SERVICE alone under Litestream; it needs root, as in CI.)
 export PEBBLE_REQUIRED=1
 
 step "Formatting"
