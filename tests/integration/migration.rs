@@ -2,8 +2,9 @@
 //! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
 //! kind), 0010 (deliveries rebuilt with cheaper CHECKs), 0011 (deliveries again, with opt-outs and withheld
 //! confirmations), 0012 (leads again for `not_a_fit`, deliveries again for status events and reminders, the status
-//! history), 0013 (leads again for sources `claim` and `change` and their `request`, deliveries marked urgent) and
-//! 0014 (a lead's `suspected_spam` mark, 0 for every lead before it) keep every row, id, index, rule and foreign key.
+//! history), 0013 (leads again for sources `claim` and `change` and their `request`, deliveries marked urgent) 
+//! 0014 (a lead's `suspected_spam` mark, 0 for every lead before it), 0015 (the installation's keys) and 0016 (the
+//! HTTPS certificate and ACME account) keep every row, id, index, rule and foreign key.
 
 use std::path::Path;
 
@@ -122,7 +123,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        14
+        16
     );
     // Migration 0014 (issue 36): no lead from before was suspected spam, and the mark is 0 or 1.
     assert_eq!(
