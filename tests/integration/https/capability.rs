@@ -205,16 +205,86 @@ fn stop(mut litestream: Child, server: Option<u32>) {
     }
 }
 
+/// Another process took one of the ports after they were found free (another test command on this machine).
+fn taken(log: &Path) -> bool {
+    fs::read_to_string(log).is_ok_and(|said| said.contains("Address already in use"))
+}
+
+/// What the server showed with the capability: its answer on the plain port, whether the HTTPS port listens, and
+/// the uid and capabilities of Litestream and of the server.
+struct Bound {
+    reply: crate::common::process::Reply,
+    https_listening: bool,
+    litestream: (String, u64, u64),
+    server: Option<(String, u64, u64)>,
+    said: String,
+}
+
+/// One try on `ports`: refused without the capability, bound with it; `None` when a port was taken meanwhile.
+fn attempt(dir: &Path, ports: (u16, u16)) -> Option<Bound> {
+    // Without the capability the same user is refused the port, and Litestream stops with its child.
+    let refused_log = dir.join(format!("refused-{}.log", ports.1));
+    let mut refused = under_litestream(dir, "-all", ports, &refused_log);
+    let status = wait_exit(&mut refused, 15);
+    let said = fs::read_to_string(&refused_log).unwrap_or_default();
+    if status.is_none() {
+        stop(refused, None);
+    }
+    if taken(&refused_log) {
+        return None;
+    }
+    assert!(
+        said.contains(&format!("cannot listen on 127.0.0.1:{}", ports.1))
+            && said.contains("Permission denied"),
+        "without CAP_NET_BIND_SERVICE the port must be refused ({status:?}): {said}"
+    );
+
+    // With it, as the service user: listening on both ports, the plain one answering its redirect.
+    let log = dir.join(format!("litestream-{}.log", ports.1));
+    let mut litestream = under_litestream(dir, "-all,+net_bind_service", ports, &log);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let (server, reply) = loop {
+        let server = truckins_child(litestream.id());
+        if let Some(reply) = Http::connect(ports.0).ok().and_then(|mut http| {
+            let request =
+                format!("GET /quote HTTP/1.1\r\nHost: {NAME}\r\nConnection: close\r\n\r\n");
+            http.send_raw(request.as_bytes()).ok()
+        }) {
+            break (server, reply);
+        }
+        let exited = litestream.try_wait().unwrap().is_some();
+        if exited && taken(&log) {
+            return None;
+        }
+        if exited || Instant::now() > deadline {
+            stop(litestream, server);
+            panic!(
+                "the plain port {} did not answer within 15 s: {}",
+                ports.0,
+                fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let https_listening = TcpStream::connect(("127.0.0.1", ports.1)).is_ok();
+    let server_credentials = server.map(credentials);
+    let litestream_credentials = credentials(litestream.id());
+    stop(litestream, server);
+    Some(Bound {
+        reply,
+        https_listening,
+        litestream: litestream_credentials,
+        server: server_credentials,
+        said: fs::read_to_string(&log).unwrap_or_default(),
+    })
+}
+
 #[test]
 fn the_service_user_binds_ports_below_1024_under_litestream_with_only_net_bind_service() {
     if let Some(why) = cannot_run() {
         eprintln!("SKIPPED: binding ports below 1024 with CAP_NET_BIND_SERVICE: {why}");
         return;
     }
-    let Some(ports) = privileged_ports() else {
-        eprintln!("SKIPPED: no two free ports below the kernel's first unprivileged port");
-        return;
-    };
     let started = Instant::now();
     let temp = TempDir::new("capability");
     let dir = temp.path();
@@ -233,67 +303,44 @@ fn the_service_user_binds_ports_below_1024_under_litestream_with_only_net_bind_s
     }]});
     fs::write(dir.join("litestream.yml"), yaml.to_string()).unwrap();
 
-    // Without the capability the same user is refused the port, and Litestream stops with its child.
-    let refused_log = dir.join("refused.log");
-    let mut refused = under_litestream(dir, "-all", ports, &refused_log);
-    let status = wait_exit(&mut refused, 15);
-    let said = fs::read_to_string(&refused_log).unwrap_or_default();
-    if status.is_none() {
-        stop(refused, None);
+    // Ports found free may be taken before the server binds them (another test command on this machine): then
+    // again with others, up to three times.
+    let mut found = None;
+    for _ in 0..3 {
+        let Some(ports) = privileged_ports() else {
+            eprintln!("SKIPPED: no two free ports below the kernel's first unprivileged port");
+            return;
+        };
+        if let Some(bound) = attempt(dir, ports) {
+            found = Some((ports, bound));
+            break;
+        }
     }
-    assert!(
-        said.contains(&format!("cannot listen on 127.0.0.1:{}", ports.1))
-            && said.contains("Permission denied"),
-        "without CAP_NET_BIND_SERVICE the port must be refused ({status:?}): {said}"
-    );
-
-    // With it, as the service user: listening on both ports, the plain one answering its redirect.
-    let log = dir.join("litestream.log");
-    let litestream = under_litestream(dir, "-all,+net_bind_service", ports, &log);
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let (server, reply) = loop {
-        let server = truckins_child(litestream.id());
-        if let Some(reply) = Http::connect(ports.0).ok().and_then(|mut http| {
-            let request =
-                format!("GET /quote HTTP/1.1\r\nHost: {NAME}\r\nConnection: close\r\n\r\n");
-            http.send_raw(request.as_bytes()).ok()
-        }) {
-            break (server, reply);
-        }
-        if Instant::now() > deadline {
-            stop(litestream, server);
-            panic!(
-                "the plain port {} did not answer within 15 s: {}",
-                ports.0,
-                fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    let https_listening = TcpStream::connect(("127.0.0.1", ports.1)).is_ok();
-    let server_credentials = server.map(credentials);
-    let litestream_credentials = credentials(litestream.id());
-    stop(litestream, server);
-    let said = fs::read_to_string(&log).unwrap_or_default();
-    assert_eq!(reply.status, 301, "{reply:?} {said}");
+    let (ports, bound) = found.expect("free ports below 1024 that stay free for a second");
+    let said = &bound.said;
+    assert_eq!(bound.reply.status, 301, "{:?} {said}", bound.reply);
     let location = match ports.1 {
         443 => format!("https://{NAME}/quote"),
         port => format!("https://{NAME}:{port}/quote"),
     };
-    assert_eq!(reply.header("location"), Some(location.as_str()), "{said}");
+    assert_eq!(
+        bound.reply.header("location"),
+        Some(location.as_str()),
+        "{said}"
+    );
     assert!(
-        https_listening,
+        bound.https_listening,
         "the HTTPS port {} listens: {said}",
         ports.1
     );
     // Both run as the unprivileged user with that one capability, the server by inheritance from Litestream.
     let expected = (USER.to_string(), NET_BIND_SERVICE, NET_BIND_SERVICE);
     assert_eq!(
-        litestream_credentials, expected,
+        bound.litestream, expected,
         "Litestream's uid, CapEff, CapAmb"
     );
     assert_eq!(
-        server_credentials,
+        bound.server,
         Some(expected),
         "the server's uid, CapEff, CapAmb: {said}"
     );
