@@ -2,7 +2,7 @@
 //! opened by this one: migrations 0006 (leads rebuilt for source `coi` and the new columns), 0007 (deliveries with a
 //! kind), 0010 (deliveries rebuilt with cheaper CHECKs), 0011 (deliveries again, with opt-outs and withheld
 //! confirmations), 0012 (leads again for `not_a_fit`, deliveries again for status events and reminders, the status
-//! history), 0013 (leads again for sources `claim` and `change` and their `request`, deliveries marked urgent) 
+//! history), 0013 (leads again for sources `claim` and `change` and their `request`, deliveries marked urgent)
 //! 0014 (a lead's `suspected_spam` mark, 0 for every lead before it), 0015 (the installation's keys) and 0016 (the
 //! HTTPS certificate and ACME account) keep every row, id, index, rule and foreign key.
 
