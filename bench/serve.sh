@@ -6,6 +6,7 @@
 #   BENCH_BINARY=/tmp/truckins-old bash bench/serve.sh   # another build of the same site, not rebuilt here
 #   BENCH_BINARY=... BENCH_SITE=.../out/site bash bench/serve.sh   # ... and the site that build embedded
 #   COMPARE_ANALYTICS=1 bash bench/serve.sh   # also a second truckins with page counting off, in the same rounds
+#   bash bench/serve.sh https      # over HTTPS: HTTP/2 (h2load) and HTTP/1.1 (wrk), 64 and 256 connections
 #
 # Every request is sent as a browser sends a page view (a browser's User-Agent, Accept-Language), so truckins counts
 # each one (src/analytics/): the figures include the cost of counting.
@@ -15,6 +16,8 @@
 # why the setup is as it is. Starts only its own processes and stops them (by PID) on any exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# `bash bench/serve.sh https`: the same comparison over HTTPS, HTTP/2 and HTTP/1.1 (bench/serve_https.sh).
+if [ "${1:-}" = https ]; then exec bash bench/serve_https.sh; fi
 
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10}"

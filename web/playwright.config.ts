@@ -13,6 +13,17 @@ const census = '../tests/fixtures/census.csv';
 export const noCensusPort = Number(process.env.E2E_NO_CENSUS_PORT ?? port + 1);
 const noCensusDatabase = database.replace(/[^/]*$/, 'no-census/leads.db');
 
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: true,
@@ -22,22 +33,23 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath, args: chromiumArgs },
   },
   projects: [
-    { name: 'phone', use: { viewport: { width: 390, height: 844 }, hasTouch: true } },
-    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'phone', testIgnore: 'https.spec.ts', use: { viewport: { width: 390, height: 844 }, hasTouch: true } },
+    { name: 'desktop', testIgnore: 'https.spec.ts', use: { viewport: { width: 1280, height: 800 } } },
+    // Built-in HTTPS (e2e/https.spec.ts, its own server and ACME server): once, at the desktop size, with the
+    // certificate's name resolved to loopback. The certificate is checked against the ACME server's root in the
+    // test itself; Chromium is told to accept it.
+    {
+      name: 'https',
+      testMatch: 'https.spec.ts',
+      use: {
+        viewport: { width: 1280, height: 800 },
+        ignoreHTTPSErrors: true,
+        launchOptions: { executablePath, args: [...chromiumArgs, '--host-resolver-rules=MAP agency.example 127.0.0.1'] },
+      },
+    },
   ],
   webServer: [
     {

@@ -4,15 +4,19 @@
 //! (2 s, doubling, at most an hour: within Let's Encrypt's five failed validations per name an hour once the
 //! first hour is past). Each attempt answers HTTP-01 and TLS-ALPN-01, the names of the order sharing them out by
 //! turns (an attempt that failed with one type tries the other next), so either port being reachable suffices.
+//! Where the CA publishes renewal information (ARI, RFC 9773; Let's Encrypt does), it is asked when it would have
+//! the certificate renewed, as often as it says (between an hour and a day): a window it moves earlier (a
+//! revocation coming, say) is followed, and the new order names the certificate it replaces.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use instant_acme::{
-    Account, AccountCredentials, AuthorizationStatus, ChallengeType, Identifier, NewAccount,
-    NewOrder, OrderStatus, RetryPolicy,
+    Account, AccountCredentials, AuthorizationStatus, CertificateIdentifier, ChallengeType,
+    Identifier, NewAccount, NewOrder, OrderStatus, RetryPolicy,
 };
 use rocket::tokio;
+use rustls::pki_types::Der;
 
 use super::client::AcmeHttp;
 use super::der::Validity;
@@ -25,6 +29,29 @@ const FIRST_RETRY: i64 = 2;
 const LONGEST_RETRY: i64 = 3600;
 /// How long the ACME server may take to validate the challenges and to issue.
 const VALIDATION: Duration = Duration::from_secs(90);
+
+/// How long after a failed or impossible look at the CA's renewal information the next one is (seconds).
+const ARI_AGAIN: i64 = 6 * 3600;
+/// The most and least the CA's own hint for the next look is followed.
+const ARI_HINT: (u64, u64) = (3600, 86_400);
+
+/// What the CA's renewal information said, and when to ask it again.
+#[derive(Default)]
+struct Ari {
+    check_at: i64,
+    /// The served certificate, as the new order names the one it replaces (only when the CA has ARI).
+    replaces: Option<CertificateIdentifier<'static>>,
+}
+
+/// The moment in ARI's suggested window `[start, end]` this certificate is renewed at: a point spread by the
+/// certificate's serial number (the same at each look while the window stays, as RFC 9773 asks of a random one).
+pub fn ari_moment(start: i64, end: i64, serial: &[u8]) -> i64 {
+    let spread = serial.iter().fold(0u64, |hash, &byte| {
+        hash.wrapping_mul(31).wrapping_add(u64::from(byte))
+    });
+    let length = (end - start).max(0) as u64;
+    start + (spread % (length + 1)) as i64
+}
 
 /// When a certificate is renewed: two thirds into its life (day 60 of Let's Encrypt's 90, day 4 of a 6-day one).
 pub fn renew_at(validity: Validity) -> i64 {
@@ -64,19 +91,26 @@ async fn keep_valid(tls: Arc<Tls>, pool: DbPool) {
         }
     };
     let mut failures: u32 = 0;
+    let mut ari = Ari::default();
     loop {
-        let due = tls.validity().map_or(0, renew_at);
+        if tls.validity().is_some() && now() >= ari.check_at {
+            ari = renewal_info(&tls, &pool, &http).await;
+        }
+        let due = tls.renew_at().unwrap_or(0);
         let wait = due - now();
         if wait > 0 {
-            // At most a day at a time: a clock that jumps (a VPS resumed) is caught up with.
-            tokio::time::sleep(Duration::from_secs(wait.min(86_400) as u64)).await;
+            // At most a day at a time (a clock that jumps, a VPS resumed, is caught up with), and no later than
+            // the next look at the renewal information.
+            let wake = wait.min(86_400).min((ari.check_at - now()).max(1));
+            tokio::time::sleep(Duration::from_secs(wake as u64)).await;
             continue;
         }
-        let attempt = obtain(&tls, &pool, &http, failures).await;
+        let attempt = obtain(&tls, &pool, &http, failures, ari.replaces.take()).await;
         tls.withdraw_challenges();
         match attempt {
             Ok(validity) => {
                 failures = 0;
+                ari = Ari::default();
                 tls.succeeded();
                 println!(
                     "certificate obtained for {} (valid until {}, renewed after {})",
@@ -95,6 +129,45 @@ async fn keep_valid(tls: Arc<Tls>, pool: DbPool) {
                 );
                 tokio::time::sleep(Duration::from_secs(wait as u64)).await;
             }
+        }
+    }
+}
+
+/// The CA's renewal information about the served certificate: its suggested moment kept in [`Tls`] (renewal
+/// comes then if that is before two thirds of the life). A CA without ARI, a certificate without an authority key
+/// identifier, or a CA that cannot be reached: renewal stays at two thirds, and it is asked again later.
+async fn renewal_info(tls: &Tls, pool: &DbPool, http: &AcmeHttp) -> Ari {
+    let later = |seconds: i64| Ari {
+        check_at: now() + seconds,
+        replaces: None,
+    };
+    let Some((key_id, serial)) = tls.leaf().and_then(|leaf| super::der::ari_parts(&leaf)) else {
+        return later(86_400);
+    };
+    let identifier =
+        CertificateIdentifier::new(Der::from_slice(&key_id), Der::from_slice(&serial)).into_owned();
+    let account = match account(tls, pool, http).await {
+        Ok(account) => account,
+        Err(_) => return later(ARI_AGAIN),
+    };
+    match account.renewal_info(&identifier).await {
+        Ok((info, hint)) => {
+            let window = info.suggested_window;
+            let at = ari_moment(
+                window.start.unix_timestamp(),
+                window.end.unix_timestamp(),
+                &serial,
+            );
+            tls.set_ari_renew_at(Some(at));
+            Ari {
+                check_at: now() + hint.as_secs().clamp(ARI_HINT.0, ARI_HINT.1) as i64,
+                replaces: Some(identifier),
+            }
+        }
+        Err(instant_acme::Error::Unsupported(_)) => later(86_400),
+        Err(error) => {
+            rocket::warn!("the CA's renewal information could not be read: {error}");
+            later(ARI_AGAIN)
         }
     }
 }
@@ -148,15 +221,19 @@ async fn obtain(
     pool: &DbPool,
     http: &AcmeHttp,
     failures: u32,
+    replaces: Option<CertificateIdentifier<'static>>,
 ) -> Result<Validity, String> {
     let account = account(tls, pool, http).await?;
     let domains = tls.settings.tls_domains.clone();
     let identifiers: Vec<Identifier> = domains.iter().cloned().map(Identifier::Dns).collect();
     let acme = |e: instant_acme::Error| format!("ACME: {e}");
-    let mut order = account
-        .new_order(&NewOrder::new(&identifiers))
-        .await
-        .map_err(acme)?;
+    // A renewal names the certificate it replaces where the CA has ARI (only on the first attempt: a CA that
+    // refuses it, the certificate being replaced already, gets a plain order next time).
+    let new_order = match replaces {
+        Some(replaces) => NewOrder::new(&identifiers).replaces(replaces),
+        None => NewOrder::new(&identifiers),
+    };
+    let mut order = account.new_order(&new_order).await.map_err(acme)?;
     let mut authorizations = order.authorizations();
     let mut index = 0usize;
     while let Some(authorization) = authorizations.next().await {
@@ -257,5 +334,20 @@ mod tests {
         assert_eq!(retry_wait(2), 4);
         assert_eq!(retry_wait(6), 64);
         assert_eq!(retry_wait(40), 3600);
+    }
+
+    #[test]
+    fn the_moment_in_the_window_is_within_it_and_the_same_at_each_look() {
+        let (start, end) = (1_800_000_000, 1_800_000_000 + 2 * 86_400);
+        let first = ari_moment(start, end, &[0x04, 0x51, 0x9f]);
+        assert!((start..=end).contains(&first));
+        assert_eq!(ari_moment(start, end, &[0x04, 0x51, 0x9f]), first);
+        assert_ne!(ari_moment(start, end, &[0x04, 0x51, 0xa0]), first);
+        assert_eq!(ari_moment(start, start, &[9]), start);
+        assert_eq!(
+            ari_moment(end, start, &[9]),
+            end,
+            "a window backwards is its start"
+        );
     }
 }

@@ -1,5 +1,6 @@
-//! A certificate's validity read from its DER (X.509's `tbsCertificate.validity`): the few bytes renewal needs,
-//! read by a small walker rather than a whole X.509 parser (and its half-dozen crates).
+//! A certificate's validity read from its DER (X.509's `tbsCertificate.validity`), and what ARI names it by (its
+//! serial number and authority key identifier): the few bytes renewal needs, read by a small walker rather than a
+//! whole X.509 parser (and its half-dozen crates).
 
 use rustls::pki_types::CertificateDer;
 
@@ -70,6 +71,74 @@ fn read(der: &[u8]) -> Option<Validity> {
     })
 }
 
+const INTEGER: u8 = 0x02;
+const BOOLEAN: u8 = 0x01;
+const OCTET_STRING: u8 = 0x04;
+const OBJECT_IDENTIFIER: u8 = 0x06;
+/// `[3]`, the extensions of a version 3 certificate.
+const EXTENSIONS: u8 = 0xa3;
+/// `[0]`, the keyIdentifier of an AuthorityKeyIdentifier.
+const KEY_IDENTIFIER: u8 = 0x80;
+/// 2.5.29.35, the authority key identifier extension.
+const AUTHORITY_KEY_IDENTIFIER: &[u8] = &[0x55, 0x1d, 0x23];
+
+/// What ARI (RFC 9773) names a certificate by: its authority key identifier's `keyIdentifier` and its serial
+/// number, each as the bytes of its DER contents. `None` without an authority key identifier (a self-signed one).
+pub fn ari_parts(der: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let (SEQUENCE, certificate, _) = element(der)? else {
+        return None;
+    };
+    let (SEQUENCE, tbs, _) = element(certificate)? else {
+        return None;
+    };
+    let mut rest = tbs;
+    let (tag, _, after) = element(rest)?;
+    if tag == VERSION {
+        rest = after;
+    }
+    let (INTEGER, serial, mut rest) = element(rest)? else {
+        return None;
+    };
+    while !rest.is_empty() {
+        let (tag, contents, after) = element(rest)?;
+        rest = after;
+        if tag != EXTENSIONS {
+            continue;
+        }
+        let (SEQUENCE, mut extensions, _) = element(contents)? else {
+            return None;
+        };
+        while !extensions.is_empty() {
+            let (SEQUENCE, extension, after) = element(extensions)? else {
+                return None;
+            };
+            extensions = after;
+            let (OBJECT_IDENTIFIER, oid, fields) = element(extension)? else {
+                return None;
+            };
+            if oid != AUTHORITY_KEY_IDENTIFIER {
+                continue;
+            }
+            // `critical`, when present, then the value.
+            let (mut tag, mut value, after) = element(fields)?;
+            if tag == BOOLEAN {
+                (tag, value, _) = element(after)?;
+            }
+            if tag != OCTET_STRING {
+                return None;
+            }
+            let (SEQUENCE, identifier, _) = element(value)? else {
+                return None;
+            };
+            let (KEY_IDENTIFIER, key_id, _) = element(identifier)? else {
+                return None;
+            };
+            return Some((key_id.to_vec(), serial.to_vec()));
+        }
+    }
+    None
+}
+
 /// UTCTime (`YYMMDDHHMMSSZ`, years 1950–2049) or GeneralizedTime (`YYYYMMDDHHMMSSZ`), as X.509 requires them.
 fn time_of(tag: u8, text: &[u8]) -> Option<i64> {
     let text = std::str::from_utf8(text).ok()?;
@@ -128,6 +197,31 @@ mod tests {
         let validity = validity(certificate.der()).unwrap();
         assert_eq!(date(validity.not_before), "2026-01-02T03:04:05Z");
         assert_eq!(date(validity.not_after), "2051-04-01T00:00:00Z");
+    }
+
+    #[test]
+    fn ari_names_a_certificate_by_its_issuer_key_and_serial() {
+        let issuer_key = rcgen::KeyPair::generate().unwrap();
+        let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        ca.key_identifier_method = rcgen::KeyIdMethod::PreSpecified(vec![7, 8, 9, 10]);
+        let issuer = rcgen::Issuer::new(ca, issuer_key);
+        let mut leaf = rcgen::CertificateParams::new(vec!["example.com".to_string()]).unwrap();
+        leaf.use_authority_key_identifier_extension = true;
+        leaf.serial_number = Some(rcgen::SerialNumber::from_slice(&[0x01, 0x02, 0x03]));
+        let key = rcgen::KeyPair::generate().unwrap();
+        let certificate = leaf.signed_by(&key, &issuer).unwrap();
+        assert_eq!(
+            ari_parts(certificate.der()),
+            Some((vec![7, 8, 9, 10], vec![0x01, 0x02, 0x03]))
+        );
+        // Self-signed, without the extension: nothing to name it by.
+        let alone = rcgen::CertificateParams::new(vec!["example.com".to_string()])
+            .unwrap()
+            .self_signed(&key)
+            .unwrap();
+        assert_eq!(ari_parts(alone.der()), None);
+        assert_eq!(ari_parts(&[0x30, 0x03, 0x30, 0x01, 0x02]), None);
     }
 
     #[test]

@@ -57,6 +57,8 @@ pub struct Tls {
     /// TLS-ALPN-01: name → its challenge certificate.
     alpn01: Mutex<HashMap<String, Arc<CertifiedKey>>>,
     trouble: Mutex<Trouble>,
+    /// When the CA's renewal information (ARI) would have the served certificate renewed, if it said so.
+    ari_renew_at: Mutex<Option<i64>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -96,6 +98,7 @@ impl Tls {
             http01: Mutex::new(HashMap::new()),
             alpn01: Mutex::new(HashMap::new()),
             trouble: Mutex::new(Trouble::default()),
+            ari_renew_at: Mutex::new(None),
         })
     }
 
@@ -116,6 +119,8 @@ impl Tls {
             not_after: validity.not_after,
         };
         *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(installed);
+        // The CA's renewal information was about the certificate this one replaces.
+        *lock(&self.ari_renew_at) = None;
         Ok(validity)
     }
 
@@ -126,6 +131,25 @@ impl Tls {
             not_before: installed.not_before,
             not_after: installed.not_after,
         })
+    }
+
+    /// The served certificate itself (its DER), the first of its chain.
+    pub fn leaf(&self) -> Option<CertificateDer<'static>> {
+        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+        current
+            .as_ref()
+            .and_then(|installed| installed.key.cert.first().cloned())
+    }
+
+    /// When the served certificate is renewed: two thirds into its life, or earlier when the CA's renewal
+    /// information says so.
+    pub fn renew_at(&self) -> Option<i64> {
+        let planned = acme::renew_at(self.validity()?);
+        Some(lock(&self.ari_renew_at).map_or(planned, |ari| ari.min(planned)))
+    }
+
+    pub(crate) fn set_ari_renew_at(&self, at: Option<i64>) {
+        *lock(&self.ari_renew_at) = at;
     }
 
     /// The certificate for a handshake: a TLS-ALPN-01 challenge's when the client asks for `acme-tls/1` only (the
@@ -227,7 +251,7 @@ impl Tls {
                 "certificate": if validity.not_after <= now { "expired" } else { "valid" },
                 "not_after": der::date(validity.not_after),
                 "days_left": (validity.not_after - now) / DAY,
-                "renew_after": der::date(acme::renew_at(validity)),
+                "renew_after": der::date(self.renew_at().unwrap_or_else(|| acme::renew_at(validity))),
             }),
         };
         health["domains"] = json!(self.settings.tls_domains);

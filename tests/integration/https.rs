@@ -4,6 +4,8 @@
 //! second name redirect permanently; a new folder holding only the database serves the same certificate with pebble
 //! down.
 
+#[path = "https/capability.rs"]
+mod capability;
 #[path = "https/pebble.rs"]
 mod pebble;
 
