@@ -14,6 +14,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_truckins");
+/// The binary the servers run: this build's, or another's named in `BENCH_BINARY` (the benchmarks compare two
+/// builds with the same harness; the tests never set it).
+pub fn binary() -> String {
+    std::env::var("BENCH_BINARY").unwrap_or_else(|_| BIN.to_string())
+}
+
 /// The `User-Agent` the client sends with every request it builds.
 pub const USER_AGENT: &str = "truckins-process-test";
 /// How long a server may take to answer its first request after being spawned.
@@ -76,7 +82,7 @@ pub fn truckins(dir: &Path) -> Command {
         "the tests expect no settings file at {} (every run of the binary would read it): move it away to run them",
         truckins::config::DEFAULT_FILE
     );
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(binary());
     command.current_dir(dir).stdin(Stdio::null());
     without_our_variables(&mut command);
     command
