@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use super::common::process::{Http, Reply, Server, TempDir, truckins};
+use super::common::process::{Http, Reply, Server, TempDir, succeeded, truckins};
 use super::common::valid_quote;
 
 const PHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) \
@@ -81,16 +81,11 @@ fn post(http: &mut Http, form: &str, ip: &str, agent: &str, body: &Value) {
 }
 
 fn run_report(dir: &Path, database: &Path, args: &[&str]) -> String {
-    let output = truckins(dir)
-        .args(["report", "--database"])
-        .arg(database)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeeded(
+        truckins(dir)
+            .args(["report", "--database"])
+            .arg(database)
+            .args(args),
     );
     String::from_utf8(output.stdout).unwrap()
 }

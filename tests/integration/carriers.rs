@@ -13,7 +13,7 @@ use truckins::carriers::import::{MAX_RECORD, import, import_with};
 use truckins::store::{LeadFilter, list, open};
 
 use crate::common;
-use crate::common::process::{Server, TempDir, truckins};
+use crate::common::process::{Server, TempDir, succeeded, truckins};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
 /// CRLF line ends, blank lines, a quoted line break and a date with a non-ASCII byte.
@@ -381,15 +381,10 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
         201
     );
     let run = |args: &[&str]| {
-        let output = truckins(dir.path())
-            .args(args)
-            .args(["--database", database_arg])
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
+        let output = succeeded(
+            truckins(dir.path())
+                .args(args)
+                .args(["--database", database_arg]),
         );
         String::from_utf8(output.stdout).unwrap()
     };
@@ -589,21 +584,16 @@ fn a_carriers_import_never_replaces_a_file_that_is_not_a_census() {
         "{stderr}"
     );
     // --force replaces what is not a census.
-    let output = truckins(dir.path())
-        .args([
-            "carriers",
-            "import",
-            FIXTURE,
-            "--database",
-            database_arg,
-            "--force",
-        ])
-        .args(["--carriers-database", text.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    succeeded(
+        truckins(dir.path())
+            .args([
+                "carriers",
+                "import",
+                FIXTURE,
+                "--database",
+                database_arg,
+                "--force",
+            ])
+            .args(["--carriers-database", text.to_str().unwrap()]),
     );
 }
