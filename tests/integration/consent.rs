@@ -21,7 +21,12 @@ use crate::notify::{agency, cli, env, lead, plain_smtp, post, quote, serve, veri
 
 /// The rows of `leads export --format json`.
 fn export_json(dir: &Path, database: &Path) -> Vec<Value> {
-    let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
+    json_rows(dir, database, &["leads", "export", "--format", "json"])
+}
+
+/// The rows a command prints as a JSON array.
+fn json_rows(dir: &Path, database: &Path, args: &[&str]) -> Vec<Value> {
+    let (ok, text) = cli(dir, database, args, &[]);
     assert!(ok, "{text}");
     serde_json::from_str::<Value>(&text)
         .unwrap_or_else(|e| panic!("{e}: {text}"))
@@ -39,13 +44,7 @@ fn lead_in(rows: &[Value], id: i64) -> Value {
 
 /// `optout list --format json`.
 fn opt_outs(dir: &Path, database: &Path) -> Vec<Value> {
-    let (ok, text) = cli(dir, database, &["optout", "list", "--format", "json"], &[]);
-    assert!(ok, "{text}");
-    serde_json::from_str::<Value>(&text)
-        .unwrap_or_else(|e| panic!("{e}: {text}"))
-        .as_array()
-        .unwrap()
-        .clone()
+    json_rows(dir, database, &["optout", "list", "--format", "json"])
 }
 
 #[test]

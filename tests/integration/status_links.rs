@@ -335,12 +335,7 @@ fn look_at(clock: &Path, port: u16, time: &str) {
 }
 
 fn reminders(database: &Path) -> Vec<(i64, String)> {
-    let connection =
-        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    connection
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
+    let connection = crate::notify::support::read_only(database);
     let mut statement = connection
         .prepare("SELECT lead_id, state FROM deliveries WHERE kind = 'reminder' ORDER BY id")
         .unwrap();

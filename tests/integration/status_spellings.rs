@@ -19,12 +19,7 @@ use crate::status_links::{confirm, get, link_for, status_of};
 /// The `lead.status` deliveries queued for `id`, from the database (queued in the change's own transaction, so
 /// a change answered is a delivery already there).
 fn status_deliveries(database: &Path, id: i64) -> i64 {
-    let connection =
-        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    connection
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
+    let connection = crate::notify::support::read_only(database);
     connection
         .query_row(
             "SELECT COUNT(*) FROM deliveries WHERE kind = 'status' AND lead_id = ?1",
