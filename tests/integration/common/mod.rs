@@ -197,3 +197,16 @@ pub fn csv_table<R: std::io::Read>(
         .collect();
     (headers, rows)
 }
+
+/// The report e-mail queued in the leads file (the `report` delivery's payload).
+pub fn queued_report(database: &std::path::Path) -> serde_json::Value {
+    let payload: String = rusqlite::Connection::open(database)
+        .unwrap()
+        .query_row(
+            "SELECT payload FROM deliveries WHERE kind = 'report'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    serde_json::from_str(&payload).unwrap()
+}
