@@ -335,15 +335,10 @@ fn look_at(clock: &Path, port: u16, time: &str) {
 }
 
 fn reminders(database: &Path) -> Vec<(i64, String)> {
-    let connection = crate::notify::support::read_only(database);
-    let mut statement = connection
-        .prepare("SELECT lead_id, state FROM deliveries WHERE kind = 'reminder' ORDER BY id")
-        .unwrap();
-    statement
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    crate::notify::support::rows(
+        database,
+        "SELECT lead_id, state FROM deliveries WHERE kind = 'reminder' ORDER BY id",
+    )
 }
 
 #[test]

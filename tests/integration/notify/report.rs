@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::support::{
-    Answer, Receiver, Smtp, SmtpOptions, part, read_only, wait_for_delivery, wait_until,
+    Answer, Receiver, Smtp, SmtpOptions, part, read_only, rows, wait_for_delivery, wait_until,
 };
 use super::*;
 use crate::common::process::{Http, TempDir, free_port};
@@ -52,19 +52,10 @@ fn all_deliveries(database: &Path) -> Vec<Vec<String>> {
 
 /// The report deliveries: (id, lead_id, channel, state).
 fn reports(database: &Path) -> Vec<(i64, Option<i64>, String, String)> {
-    let connection = read_only(database);
-    let mut statement = connection
-        .prepare(
-            "SELECT id, lead_id, channel, state FROM deliveries WHERE kind = 'report' ORDER BY id",
-        )
-        .unwrap();
-    statement
-        .query_map([], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-        })
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    rows(
+        database,
+        "SELECT id, lead_id, channel, state FROM deliveries WHERE kind = 'report' ORDER BY id",
+    )
 }
 
 /// Page views written to the file so far (the server writes its counts every 10 s).

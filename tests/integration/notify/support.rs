@@ -384,6 +384,20 @@ pub fn read_only(database: &Path) -> rusqlite::Connection {
     connection
 }
 
+/// Every row `sql` selects from the leads file, each as a tuple of its columns.
+pub fn rows<T>(database: &Path, sql: &str) -> Vec<T>
+where
+    T: for<'a> TryFrom<&'a rusqlite::Row<'a>, Error = rusqlite::Error>,
+{
+    let connection = read_only(database);
+    let mut statement = connection.prepare(sql).unwrap();
+    statement
+        .query_map([], |row| T::try_from(row))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// Every lead's delivery in the file, by id (the owner's report, about no lead, is read in `report.rs`).
 pub fn deliveries(database: &Path) -> Vec<Delivery> {
     let connection = read_only(database);
