@@ -91,6 +91,21 @@ pub(super) struct Agency {
     pub server: Server,
 }
 
+/// A server that mails a real SMTP server (no webhook), in a folder named for `folder`: the folder, the leads file,
+/// the SMTP server and the server, run as [`serve`] runs it with no arguments.
+pub(super) fn mailed(folder: &str) -> (TempDir, PathBuf, Smtp, Server) {
+    let dir = TempDir::new(folder);
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let server = serve(
+        &database,
+        "serve",
+        &env(Some(&plain_smtp(smtp.port)), None),
+        &[],
+    );
+    (dir, database, smtp, server)
+}
+
 /// An [`Agency`] in a folder named for `folder`, its server run as [`serve`] runs it.
 pub(super) fn agency(folder: &str, label: &str, args: &[&str]) -> Agency {
     let dir = TempDir::new(folder);

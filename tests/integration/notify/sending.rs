@@ -233,11 +233,7 @@ const CRAFTED: &str = "a?cc=boss%40evil.example&body=wire-the-money@example.com"
 
 #[test]
 fn an_address_crafted_to_add_a_cc_is_refused_and_an_older_one_links_to_itself_alone() {
-    let dir = TempDir::new("notify-mailto");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let env = env(Some(&plain_smtp(smtp.port)), None);
-    let server = serve(&database, "serve", &env, &[]);
+    let (dir, database, smtp, server) = mailed("notify-mailto");
 
     let refused = post(
         server.port,
