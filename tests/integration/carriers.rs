@@ -13,6 +13,7 @@ use truckins::carriers::import::{MAX_RECORD, import, import_with};
 use truckins::store::{LeadFilter, list, open};
 
 use crate::common;
+use crate::common::forms::post_json;
 use crate::common::process::{Server, TempDir, succeeded, truckins};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
@@ -214,6 +215,11 @@ fn a_second_import_replaces_the_first_and_lookups_answer_from_the_first_until_it
     );
     assert_eq!(lookup(&client, "2000001").1["legal_name"], "CARRIER 1");
     // No work file is left beside the census.
+    assert_no_work_file(dir);
+}
+
+/// No import's work file (`…importing…`) is left in `dir`.
+fn assert_no_work_file(dir: &Path) {
     let left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
@@ -250,12 +256,8 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
         if let Some(answer) = answer {
             body["carrier_answer"] = answer.into();
         }
-        let response = client
-            .post("/api/leads/quote")
-            .header(ContentType::JSON)
-            .body(body.to_string())
-            .dispatch();
-        assert_eq!(response.status(), Status::Created);
+        let (status, answer) = post_json(&client, "/api/leads/quote", &body);
+        assert_eq!(status, Status::Created, "{answer}");
     };
     let quote = |dot: &str, email: &str| quote_answered(dot, email, None);
     // No census: the lead is stored, without a snapshot.
@@ -481,12 +483,7 @@ fn an_unclosed_quote_stops_the_import_at_its_line_and_keeps_the_census() {
     assert!(error.contains("the census in place is kept"), "{error}");
     assert_eq!(lookup(&client, "1234567").1, lone_star());
     assert_eq!(lookup(&client, "9000001").0, Status::NotFound);
-    let left: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_name().to_string_lossy().contains("importing"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_no_work_file(dir);
 }
 
 #[test]
