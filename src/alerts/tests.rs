@@ -22,104 +22,70 @@ fn alerts(replica_after: u64) -> Alerts {
 const BEHIND: &str =
     "the off-site copy of the leads (the replica) is behind since 2:05 PM: 3 leads not copied yet";
 
+/// The replica's concern as it stands `seconds` after the start of a test (`None`: well), and what it makes.
+fn replica_clock(
+    alerts: &Alerts,
+    start: Instant,
+) -> impl Fn(Option<&str>, u64) -> Option<ReportMail> + '_ {
+    move |trouble, seconds| {
+        alerts.decide(
+            Concern::ReplicaBehind,
+            trouble,
+            start + Duration::from_secs(seconds),
+        )
+    }
+}
+
 #[test]
 fn the_replica_behind_is_told_after_its_time_once_then_when_it_has_caught_up() {
     let alerts = alerts(600);
-    let start = Instant::now();
-    let at = |seconds: u64| start + Duration::from_secs(seconds);
+    let replica = replica_clock(&alerts, Instant::now());
     let behind = Some(BEHIND);
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(0))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(599))
-            .is_none()
-    );
-    let told = alerts
-        .decide(Concern::ReplicaBehind, behind, at(600))
-        .expect("after replica_alert_after");
+    assert!(replica(behind, 0).is_none());
+    assert!(replica(behind, 599).is_none());
+    let told = replica(behind, 600).expect("after replica_alert_after");
     assert_eq!(told.subject, format!("Action needed: {BEHIND}"));
     assert!(told.text.starts_with("The off-site copy"), "{}", told.text);
     assert!(told.text.contains("journalctl"), "{}", told.text);
     assert_eq!(told.to, ["owner@agency.example"]);
     // Still behind: nothing more.
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(700))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(5000))
-            .is_none()
-    );
-    let over = alerts
-        .decide(Concern::ReplicaBehind, None, at(5100))
-        .expect("resolved");
+    assert!(replica(behind, 700).is_none());
+    assert!(replica(behind, 5000).is_none());
+    let over = replica(None, 5100).expect("resolved");
     assert_eq!(
         over.subject,
         "Resolved: the off-site copy of the leads has caught up"
     );
     assert!(over.text.contains("after 1 h 25 min"), "{}", over.text);
     // Well, and well again: nothing.
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, None, at(5200))
-            .is_none()
-    );
+    assert!(replica(None, 5200).is_none());
 }
 
 #[test]
 fn at_most_one_alert_an_hour_and_no_resolved_for_an_alert_not_sent() {
     let alerts = alerts(10);
     let start = Instant::now();
-    let at = |seconds: u64| start + Duration::from_secs(seconds);
+    let replica = replica_clock(&alerts, start);
     let behind = Some(BEHIND);
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(0))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(10))
-            .is_some()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, None, at(20))
-            .is_some()
-    );
-    // Behind again within the hour: neither the alert nor its resolution.
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(30))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(100))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, None, at(200))
-            .is_none()
-    );
-    // An hour after the last alert, a new one goes.
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(3700))
-            .is_none()
-    );
-    assert!(
-        alerts
-            .decide(Concern::ReplicaBehind, behind, at(3710))
-            .is_some()
-    );
+    // (the replica's state, seconds after the start, whether an e-mail goes)
+    let timeline = [
+        (behind, 0, false),
+        (behind, 10, true),
+        (None, 20, true),
+        // Behind again within the hour: neither the alert nor its resolution.
+        (behind, 30, false),
+        (behind, 100, false),
+        (None, 200, false),
+        // An hour after the last alert, a new one goes.
+        (behind, 3700, false),
+        (behind, 3710, true),
+    ];
+    for (trouble, seconds, told) in timeline {
+        let mail = replica(trouble, seconds);
+        assert_eq!(mail.is_some(), told, "at {seconds} s, {trouble:?}");
+    }
+    let start = Instant::now();
+    let at = |seconds: u64| start + Duration::from_secs(seconds);
     // Each concern keeps its own hour; the others are news at once.
     let disk = alerts.decide(
         Concern::DiskNearlyFull,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::render::{funnel_cells, percent, speed_cells};
+use super::render::{campaign_cells, device_cells, funnel_cells, page_cells, percent, speed_cells};
 use super::report::Report;
 use crate::text::escape_html as escape;
 
@@ -97,14 +97,11 @@ pub fn page(report: &Report) -> String {
         report.pages.len(),
         &mut out,
         &["Page", "Views", "Visitors", "Leads"],
-        report.pages.iter().take(TOP).map(|row| {
-            vec![
-                escape(&row.path),
-                row.pageviews.to_string(),
-                row.visitors.to_string(),
-                row.leads.to_string(),
-            ]
-        }),
+        report
+            .pages
+            .iter()
+            .take(TOP)
+            .map(|row| [vec![escape(&row.path)], page_cells(row)].concat()),
     );
     out.push_str("<h2>Top sources</h2>\n");
     table_more(
@@ -148,14 +145,11 @@ pub fn page(report: &Report) -> String {
         report.campaigns.len(),
         &mut out,
         &["Campaign", "Visitors", "Leads", "Conversion"],
-        report.campaigns.iter().take(TOP).map(|row| {
-            vec![
-                escape(&row.campaign),
-                row.visitors.to_string(),
-                row.leads.to_string(),
-                percent(row.conversion_rate),
-            ]
-        }),
+        report
+            .campaigns
+            .iter()
+            .take(TOP)
+            .map(|row| [vec![escape(&row.campaign)], campaign_cells(row)].concat()),
     );
     let speed = &report.speed;
     let _ = writeln!(
@@ -223,14 +217,7 @@ pub fn page(report: &Report) -> String {
     table(
         &mut out,
         &["Device", "Visitors", "Views", "Leads"],
-        report.devices.iter().map(|row| {
-            vec![
-                row.device.to_string(),
-                row.visitors.to_string(),
-                row.pageviews.to_string(),
-                row.leads.to_string(),
-            ]
-        }),
+        report.devices.iter().map(device_cells),
     );
     out.push_str(
         "<footer>Counted by the site's own server: no cookies, no IP addresses or user agents kept; a visitor \

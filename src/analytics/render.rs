@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::report::{FunnelCounts, Report, SpeedFigures};
+use super::report::{CampaignRow, DeviceRow, FunnelCounts, PageRow, Report, SpeedFigures};
 
 /// The report as pretty JSON, ending with a line break.
 pub fn json(report: &Report) -> String {
@@ -49,6 +49,31 @@ pub fn speed_cells(figures: &SpeedFigures) -> Vec<String> {
     ]
 }
 
+/// A page's cells after its path: views, visitors, leads.
+pub fn page_cells(row: &PageRow) -> Vec<String> {
+    [row.pageviews, row.visitors, row.leads]
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// A campaign's cells after its name: visitors, leads, conversion.
+pub fn campaign_cells(row: &CampaignRow) -> Vec<String> {
+    vec![
+        row.visitors.to_string(),
+        row.leads.to_string(),
+        percent(row.conversion_rate),
+    ]
+}
+
+/// A device's row: its kind, visitors, views, leads.
+pub fn device_cells(row: &DeviceRow) -> Vec<String> {
+    let counts = [row.visitors, row.pageviews, row.leads];
+    std::iter::once(row.device.to_string())
+        .chain(counts.iter().map(ToString::to_string))
+        .collect()
+}
+
 /// The cells of one funnel row after its name: visitors, leads, contacted, quoted, won.
 pub fn funnel_cells(counts: &FunnelCounts) -> Vec<String> {
     [
@@ -87,14 +112,10 @@ pub fn table(report: &Report) -> String {
         &mut out,
         "Pages",
         &["path", "pageviews", "visitors", "leads"],
-        report.pages.iter().map(|row| {
-            vec![
-                row.path.clone(),
-                row.pageviews.to_string(),
-                row.visitors.to_string(),
-                row.leads.to_string(),
-            ]
-        }),
+        report
+            .pages
+            .iter()
+            .map(|row| [vec![row.path.clone()], page_cells(row)].concat()),
     );
     section(
         &mut out,
@@ -113,27 +134,16 @@ pub fn table(report: &Report) -> String {
         &mut out,
         "Campaigns",
         &["campaign", "visitors", "leads", "conversion"],
-        report.campaigns.iter().map(|row| {
-            vec![
-                row.campaign.clone(),
-                row.visitors.to_string(),
-                row.leads.to_string(),
-                percent(row.conversion_rate),
-            ]
-        }),
+        report
+            .campaigns
+            .iter()
+            .map(|row| [vec![row.campaign.clone()], campaign_cells(row)].concat()),
     );
     section(
         &mut out,
         "Devices",
         &["device", "visitors", "pageviews", "leads"],
-        report.devices.iter().map(|row| {
-            vec![
-                row.device.to_string(),
-                row.visitors.to_string(),
-                row.pageviews.to_string(),
-                row.leads.to_string(),
-            ]
-        }),
+        report.devices.iter().map(device_cells),
     );
     let speed = &report.speed;
     let _ = write!(

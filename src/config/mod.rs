@@ -402,5 +402,13 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
     Ok(settings)
 }
 
+/// A setting that is a list in the settings file and one comma-separated string in the environment or a flag.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
 #[cfg(test)]
 mod tests;

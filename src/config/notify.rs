@@ -5,17 +5,11 @@
 use lettre::message::Mailbox;
 use serde::{Deserialize, Deserializer};
 
-use super::Settings;
 use super::endpoints::{Relay, Target};
+use super::{OneOrMany, Settings};
 
 /// `notify_to` as a list (the settings file) or as one comma-separated string (the environment, a flag).
 pub fn addresses<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
     let list = match OneOrMany::deserialize(deserializer)? {
         OneOrMany::One(text) => vec![text],
         OneOrMany::Many(list) => list,

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::OneOrMany;
+
 /// Let's Encrypt's production directory, the default `acme_directory`.
 pub const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 
@@ -120,12 +122,6 @@ impl TlsSettings {
 
 /// A list of names, or one string of comma-separated names (the environment's form), trimmed and lowercased.
 fn names<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
     let list = match OneOrMany::deserialize(deserializer)? {
         OneOrMany::One(text) => text.split(',').map(str::to_string).collect(),
         OneOrMany::Many(list) => list,

@@ -68,6 +68,16 @@ enum Form {
 }
 
 impl Form {
+    const ALL: [Form; 7] = [
+        Form::Quote,
+        Form::Contact,
+        Form::Coi,
+        Form::Claim,
+        Form::Change,
+        Form::Details,
+        Form::OptOut,
+    ];
+
     /// Whether an accepted post is a new lead, with its own news to the agency (details and opt-outs are not).
     fn makes_lead(self) -> bool {
         !matches!(self, Form::Details | Form::OptOut)

@@ -7,11 +7,11 @@ use std::os::unix::fs::PermissionsExt;
 
 use rocket::data::Data;
 use rocket::fairing::AdHoc;
-use rocket::http::{ContentType, Header, Status};
-use rocket::request::{FromRequest, Outcome, Request};
+use rocket::http::{ContentType, Header, Method, Status};
+use rocket::request::Request;
 use rocket::response::{self, Responder, Response};
+use rocket::route::{self, Handler, Route};
 use rocket::serde::json::{Value, json};
-use rocket::{State, get, post};
 
 use super::intake::{self, Encoding};
 use super::pipeline::{self, CONTACTS_PER_EMAIL, Verdict, WINDOW};
@@ -22,6 +22,10 @@ use crate::limits::{OneAtATime, RateLimiter, RetryAfter};
 use crate::store::{self, DbPool};
 use contract::answers;
 use contract::locale::Locale;
+use contract::routes::{
+    CLAIM_THANK_YOU, DETAILS_TOKEN_PARAMETER, POLICY_CHANGE_THANK_YOU, QUOTE_THANK_YOU,
+    REFERENCE_PARAMETER,
+};
 
 /// Everything the lead routes share.
 pub struct Leads {
@@ -103,19 +107,9 @@ pub fn stage() -> AdHoc {
             .manage(TrustedProxies(settings.trusted_proxies.clone()))
             .mount(
                 "/api",
-                rocket::routes![quote, contact, coi, claim, change, add_details, opt_out],
+                Form::ALL.map(|form| FormRoute(form).route()).to_vec(),
             )
-            .mount(
-                "/",
-                rocket::routes![
-                    quote_thank_you,
-                    quote_thank_you_es,
-                    claim_thank_you,
-                    claim_thank_you_es,
-                    change_thank_you,
-                    change_thank_you_es
-                ],
-            ))
+            .mount("/", ThankYou::routes()))
     })
 }
 
@@ -126,11 +120,8 @@ pub struct Visit {
     pub(super) referer: Option<String>,
 }
 
-#[rocket::async_trait]
-impl<'r> FromRequest<'r> for Visit {
-    type Error = std::convert::Infallible;
-
-    async fn from_request(request: &'r Request<'_>) -> Outcome<Self, Self::Error> {
+impl Visit {
+    async fn of(request: &Request<'_>) -> Visit {
         let ip = request
             .guard::<ClientIp>()
             .await
@@ -142,11 +133,11 @@ impl<'r> FromRequest<'r> for Visit {
                 .get_one(name)
                 .and_then(|value| validate::clean_line(value, 500))
         };
-        Outcome::Success(Visit {
+        Visit {
             ip,
             user_agent: header("User-Agent"),
             referer: header("Referer"),
-        })
+        }
     }
 }
 
@@ -195,118 +186,81 @@ impl<'r> Responder<'r, 'static> for Reply {
     }
 }
 
-#[post("/leads/quote", data = "<body>")]
-async fn quote(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Quote, body, content_type, visit, leads).await
+/// A form's POST route, at the address the contract gives it (`/api/leads/quote`, `/api/opt-out`, ...); its work is
+/// [`submit`]'s.
+#[derive(Clone, Copy)]
+struct FormRoute(Form);
+
+impl FormRoute {
+    fn route(self) -> Route {
+        let endpoint = self.0.rules().endpoint;
+        let path = endpoint
+            .strip_prefix("/api")
+            .expect("a form's endpoint is under /api");
+        let mut route = Route::new(Method::Post, path, self);
+        route.name = Some(self.0.rules().id.into());
+        route
+    }
 }
 
-#[post("/leads/contact", data = "<body>")]
-async fn contact(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Contact, body, content_type, visit, leads).await
+#[rocket::async_trait]
+impl Handler for FormRoute {
+    async fn handle<'r>(&self, request: &'r Request<'_>, body: Data<'r>) -> route::Outcome<'r> {
+        let Some(leads) = request.rocket().state::<Leads>() else {
+            return route::Outcome::Error(Status::InternalServerError);
+        };
+        let visit = Visit::of(request).await;
+        let reply = submit(self.0, body, request.content_type(), visit, leads).await;
+        route::Outcome::from(request, reply)
+    }
 }
 
-#[post("/leads/coi", data = "<body>")]
-async fn coi(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Coi, body, content_type, visit, leads).await
+/// A thank-you page the server fills in after a plain form post, in each language: the quote's with its details
+/// token (`?details=`), which the page's "Speed up your quote" form needs (src/site leaves these addresses to the
+/// application, `site::serves`); a claim's or a change request's with its reference (`?reference=CLM-000123`).
+#[derive(Clone, Copy)]
+struct ThankYou {
+    page: &'static str,
+    locale: Locale,
 }
 
-#[post("/leads/claim", data = "<body>")]
-async fn claim(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Claim, body, content_type, visit, leads).await
+impl ThankYou {
+    const PAGES: [&'static str; 3] = [QUOTE_THANK_YOU, CLAIM_THANK_YOU, POLICY_CHANGE_THANK_YOU];
+
+    fn routes() -> Vec<Route> {
+        Locale::ALL
+            .into_iter()
+            .flat_map(|locale| Self::PAGES.map(|page| ThankYou { page, locale }.route()))
+            .collect()
+    }
+
+    fn parameter(self) -> &'static str {
+        if self.page == QUOTE_THANK_YOU {
+            DETAILS_TOKEN_PARAMETER
+        } else {
+            REFERENCE_PARAMETER
+        }
+    }
+
+    fn route(self) -> Route {
+        let path = format!("{}?<{}>", self.locale.page(self.page), self.parameter());
+        Route::new(Method::Get, &path, self)
+    }
 }
 
-#[post("/leads/change", data = "<body>")]
-async fn change(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Change, body, content_type, visit, leads).await
-}
-
-#[post("/leads/details", data = "<body>")]
-async fn add_details(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::Details, body, content_type, visit, leads).await
-}
-
-#[post("/opt-out", data = "<body>")]
-async fn opt_out(
-    body: Data<'_>,
-    content_type: Option<&ContentType>,
-    visit: Visit,
-    leads: &State<Leads>,
-) -> Reply {
-    submit(Form::OptOut, body, content_type, visit, leads).await
-}
-
-/// The quote's thank-you page. After a plain form post its address carries the quote's details token
-/// (`?details=`), which the page's "Speed up your quote" form needs: the server fills it in (src/site leaves this
-/// address to the application, `site::serves`). Without a token that could be one, the page as prerendered.
-#[get("/get-quote/thank-you?<details>")]
-fn quote_thank_you(details: Option<&str>) -> Reply {
-    thank_you_page(details, Locale::En)
-}
-
-/// The Spanish pages' quote thank-you page (`Locale::Es.page(QUOTE_THANK_YOU)`), filled in the same way.
-#[get("/es/get-quote/thank-you?<details>")]
-fn quote_thank_you_es(details: Option<&str>) -> Reply {
-    thank_you_page(details, Locale::Es)
-}
-
-/// A claim's thank-you page, its reference filled in after a plain form post (`?reference=CLM-000123`).
-#[get("/report-a-claim/thank-you?<reference>")]
-fn claim_thank_you(reference: Option<&str>) -> Reply {
-    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::En)
-}
-
-#[get("/es/report-a-claim/thank-you?<reference>")]
-fn claim_thank_you_es(reference: Option<&str>) -> Reply {
-    reference_page(contract::routes::CLAIM_THANK_YOU, reference, Locale::Es)
-}
-
-/// A change request's thank-you page, its reference filled in likewise (`?reference=CHG-000045`).
-#[get("/policy-change/thank-you?<reference>")]
-fn change_thank_you(reference: Option<&str>) -> Reply {
-    reference_page(
-        contract::routes::POLICY_CHANGE_THANK_YOU,
-        reference,
-        Locale::En,
-    )
-}
-
-#[get("/es/policy-change/thank-you?<reference>")]
-fn change_thank_you_es(reference: Option<&str>) -> Reply {
-    reference_page(
-        contract::routes::POLICY_CHANGE_THANK_YOU,
-        reference,
-        Locale::Es,
-    )
+#[rocket::async_trait]
+impl Handler for ThankYou {
+    async fn handle<'r>(&self, request: &'r Request<'_>, _: Data<'r>) -> route::Outcome<'r> {
+        let value = request
+            .query_value::<&str>(self.parameter())
+            .and_then(Result::ok);
+        let reply = if self.page == QUOTE_THANK_YOU {
+            thank_you_page(value, self.locale)
+        } else {
+            reference_page(self.page, value, self.locale)
+        };
+        route::Outcome::from(request, reply)
+    }
 }
 
 fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> Reply {
@@ -316,10 +270,7 @@ fn reference_page(path: &str, reference: Option<&str>, locale: Locale) -> Reply 
 fn thank_you_page(details: Option<&str>, locale: Locale) -> Reply {
     match details.filter(|token| crate::store::details::is_token(token)) {
         Some(token) => Reply::Page(Status::Ok, nojs::details_offer(token, locale)),
-        None => Reply::Page(
-            Status::Ok,
-            nojs::page(contract::routes::QUOTE_THANK_YOU, locale),
-        ),
+        None => Reply::Page(Status::Ok, nojs::page(QUOTE_THANK_YOU, locale)),
     }
 }
 

@@ -181,15 +181,9 @@ async fn read(pool: &store::DbPool, id: i64) -> Result<Option<store::Lead>, ()> 
     .map_err(|error| rocket::error!("status link: lead {id} could not be read: {error}"))
 }
 
-/// The lead and status segments are only there for routing: the link is read from the URI as it came.
-#[get("/lead-status/<_lead>/<_status>")]
-async fn show(
-    _lead: &str,
-    _status: &str,
-    uri: &Origin<'_>,
-    ip: ClientIp,
-    links: &State<StatusLinks>,
-) -> LinkAnswer {
+/// The lead and status segments (ignored, `<_>`) are only there for routing: the link is read from the URI as it came.
+#[get("/lead-status/<_>/<_>")]
+async fn show(uri: &Origin<'_>, ip: ClientIp, links: &State<StatusLinks>) -> LinkAnswer {
     match open(uri, ip, links).await {
         Opened::Refused(answer) => answer,
         Opened::Ready { lead, link } => {
@@ -225,14 +219,8 @@ async fn show(
     }
 }
 
-#[post("/lead-status/<_lead>/<_status>")]
-async fn confirm(
-    _lead: &str,
-    _status: &str,
-    uri: &Origin<'_>,
-    ip: ClientIp,
-    links: &State<StatusLinks>,
-) -> LinkAnswer {
+#[post("/lead-status/<_>/<_>")]
+async fn confirm(uri: &Origin<'_>, ip: ClientIp, links: &State<StatusLinks>) -> LinkAnswer {
     let (lead, link) = match open(uri, ip, links).await {
         Opened::Refused(answer) => return answer,
         Opened::Ready { lead, link } => (lead, link),

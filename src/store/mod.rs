@@ -227,9 +227,7 @@ pub fn write_checked<T>(
     work: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
 ) -> Result<T, WriteError> {
     let mut connection = pool.get()?;
-    let _writer = WRITER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _writer = writer();
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     pool.check_file()?;
@@ -251,9 +249,7 @@ pub fn write_checked<T>(
 pub fn probe(pool: &DbPool) -> Result<(), StoreError> {
     let mut connection = pool.get()?;
     // In line with the leads, as any writer of this process.
-    let _writer = WRITER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _writer = writer();
     let transaction =
         connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     transaction.execute(

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use super::common::process::{Http, Reply, Server, TempDir, truckins};
+use super::common::process::{Http, Reply, Server, TempDir, succeeded, truckins};
 use super::common::valid_quote;
 
 const PHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) \
@@ -80,17 +80,14 @@ fn post(http: &mut Http, form: &str, ip: &str, agent: &str, body: &Value) {
     assert_eq!(reply.status, 201, "{}", reply.text());
 }
 
-fn run_report(dir: &Path, database: &Path, args: &[&str]) -> String {
-    let output = truckins(dir)
-        .args(["report", "--database"])
-        .arg(database)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+/// The report of the test's day, Monday 2 March 2026, with `args`.
+fn report_of_the_day(dir: &Path, database: &Path, args: &[&str]) -> String {
+    let output = succeeded(
+        truckins(dir)
+            .args(["report", "--database"])
+            .arg(database)
+            .args(["--since", "2026-03-02", "--until", "2026-03-03"])
+            .args(args),
     );
     String::from_utf8(output.stdout).unwrap()
 }
@@ -246,18 +243,7 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
     // The graceful stop writes the last batch.
     assert!(server.terminate().success());
 
-    let text = run_report(
-        dir.path(),
-        &database,
-        &[
-            "--since",
-            "2026-03-02",
-            "--until",
-            "2026-03-03",
-            "--format",
-            "json",
-        ],
-    );
+    let text = report_of_the_day(dir.path(), &database, &["--format", "json"]);
     let report: Value = serde_json::from_str(&text).unwrap();
     let mut names: Vec<&String> = report.as_object().unwrap().keys().collect();
     names.sort();
@@ -370,19 +356,10 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
 
     // The HTML report: one file, nothing fetched, valid.
     let file = dir.path().join("report.html");
-    run_report(
+    report_of_the_day(
         dir.path(),
         &database,
-        &[
-            "--since",
-            "2026-03-02",
-            "--until",
-            "2026-03-03",
-            "--format",
-            "html",
-            "--output",
-            file.to_str().unwrap(),
-        ],
+        &["--format", "html", "--output", file.to_str().unwrap()],
     );
     let html = std::fs::read_to_string(&file).unwrap();
     for external in ["http", "<script", "src=", "href=", "url(", "@import", "//"] {
@@ -392,11 +369,7 @@ fn analytics_views_over_two_days_and_their_leads_make_an_exact_report() {
     nu_html_checker(&file);
 
     // The table names the same figures.
-    let table = run_report(
-        dir.path(),
-        &database,
-        &["--since", "2026-03-02", "--until", "2026-03-03"],
-    );
+    let table = report_of_the_day(dir.path(), &database, &[]);
     assert!(
         table.contains(
             "visitors 5   pageviews 7   leads 3 (change 0, claim 0, coi 0, contact 1, quote 2)   conversion 60.0%"

@@ -13,7 +13,8 @@ use truckins::carriers::import::{MAX_RECORD, import, import_with};
 use truckins::store::{LeadFilter, list, open};
 
 use crate::common;
-use crate::common::process::{Server, TempDir, truckins};
+use crate::common::forms::post_json;
+use crate::common::process::{Server, TempDir, succeeded, truckins};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/census.csv");
 /// CRLF line ends, blank lines, a quoted line break and a date with a non-ASCII byte.
@@ -214,6 +215,11 @@ fn a_second_import_replaces_the_first_and_lookups_answer_from_the_first_until_it
     );
     assert_eq!(lookup(&client, "2000001").1["legal_name"], "CARRIER 1");
     // No work file is left beside the census.
+    assert_no_work_file(dir);
+}
+
+/// No import's work file (`…importing…`) is left in `dir`.
+fn assert_no_work_file(dir: &Path) {
     let left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
@@ -250,12 +256,8 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
         if let Some(answer) = answer {
             body["carrier_answer"] = answer.into();
         }
-        let response = client
-            .post("/api/leads/quote")
-            .header(ContentType::JSON)
-            .body(body.to_string())
-            .dispatch();
-        assert_eq!(response.status(), Status::Created);
+        let (status, answer) = post_json(&client, "/api/leads/quote", &body);
+        assert_eq!(status, Status::Created, "{answer}");
     };
     let quote = |dot: &str, email: &str| quote_answered(dot, email, None);
     // No census: the lead is stored, without a snapshot.
@@ -381,15 +383,10 @@ fn the_cli_imports_reports_bad_lines_and_the_running_server_answers_from_the_new
         201
     );
     let run = |args: &[&str]| {
-        let output = truckins(dir.path())
-            .args(args)
-            .args(["--database", database_arg])
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
+        let output = succeeded(
+            truckins(dir.path())
+                .args(args)
+                .args(["--database", database_arg]),
         );
         String::from_utf8(output.stdout).unwrap()
     };
@@ -486,12 +483,7 @@ fn an_unclosed_quote_stops_the_import_at_its_line_and_keeps_the_census() {
     assert!(error.contains("the census in place is kept"), "{error}");
     assert_eq!(lookup(&client, "1234567").1, lone_star());
     assert_eq!(lookup(&client, "9000001").0, Status::NotFound);
-    let left: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_name().to_string_lossy().contains("importing"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_no_work_file(dir);
 }
 
 #[test]
@@ -589,21 +581,16 @@ fn a_carriers_import_never_replaces_a_file_that_is_not_a_census() {
         "{stderr}"
     );
     // --force replaces what is not a census.
-    let output = truckins(dir.path())
-        .args([
-            "carriers",
-            "import",
-            FIXTURE,
-            "--database",
-            database_arg,
-            "--force",
-        ])
-        .args(["--carriers-database", text.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    succeeded(
+        truckins(dir.path())
+            .args([
+                "carriers",
+                "import",
+                FIXTURE,
+                "--database",
+                database_arg,
+                "--force",
+            ])
+            .args(["--carriers-database", text.to_str().unwrap()]),
     );
 }

@@ -84,6 +84,43 @@ pub(crate) fn post_form(port: u16, path: &str, pairs: &[(&str, &str)]) -> Reply 
         .expect("an answer")
 }
 
+/// Posts `body` as JSON, which must be answered 201; the answer.
+pub(crate) fn created(port: u16, path: &str, body: &Value) -> Value {
+    let reply = post(port, path, body);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()
+}
+
+/// Posts `body` as JSON, which must be answered 201 with its id and the reference made of it (`CLM-000123`); the id.
+pub(crate) fn referenced(port: u16, path: &str, body: &Value, prefix: &str) -> i64 {
+    let answer = created(port, path, body);
+    let id = answer["id"].as_i64().unwrap();
+    assert_eq!(answer["reference"], format!("{prefix}-{id:06}"));
+    id
+}
+
+/// Posts a plain form that must be answered 303; where it sends the browser.
+pub(crate) fn redirected(port: u16, path: &str, pairs: &[(&str, &str)]) -> String {
+    let reply = post_form(port, path, pairs);
+    assert_eq!(reply.status, 303, "{}", reply.text());
+    reply.header("Location").unwrap_or_default().to_string()
+}
+
+/// Posts `body` as JSON, which must be refused 422; its messages.
+pub(crate) fn refusal(port: u16, path: &str, body: &Value) -> Value {
+    let reply = post(port, path, body);
+    assert_eq!(reply.status, 422, "{}", reply.text());
+    reply.json()["errors"].clone()
+}
+
+/// `body` with the fields of `changes` set.
+pub(crate) fn changed(mut body: Value, changes: Value) -> Value {
+    for (name, value) in changes.as_object().unwrap() {
+        body[name] = value.clone();
+    }
+    body
+}
+
 /// The e-mails to `address`, in the order the SMTP server took them.
 pub(crate) fn mails_to(smtp: &Smtp, address: &str) -> Vec<Value> {
     smtp.mails()
@@ -94,6 +131,55 @@ pub(crate) fn mails_to(smtp: &Smtp, address: &str) -> Vec<Value> {
                 .is_some_and(|to| to.iter().any(|a| a == address))
         })
         .collect()
+}
+
+/// The agency's first `count` e-mails, waited for.
+pub(crate) fn agency_mails(smtp: &Smtp, count: usize) -> Vec<Value> {
+    wait_until(&format!("the agency's {count} e-mails"), || {
+        let mails = mails_to(smtp, "owner@agency.example");
+        (mails.len() >= count).then_some(mails)
+    })
+}
+
+/// Each of `expected` is the subject of one of `mails`.
+pub(crate) fn assert_subjects(mails: &[Value], expected: &[&str]) {
+    let subjects: Vec<&str> = mails.iter().map(subject).collect();
+    for expected in expected {
+        assert!(subjects.contains(expected), "{expected:?} in {subjects:?}");
+    }
+}
+
+/// The first e-mail to `address`, waited for.
+pub(crate) fn first_mail_to(smtp: &Smtp, address: &str) -> Value {
+    wait_until(&format!("the e-mail to {address}"), || {
+        mails_to(smtp, address).into_iter().next()
+    })
+}
+
+/// The text of the one of `mails` whose subject holds `subject_part`, which must hold each of `expected`.
+pub(crate) fn text_holding(mails: &[Value], subject_part: &str, expected: &[&str]) -> String {
+    let mail = mails
+        .iter()
+        .find(|mail| subject(mail).contains(subject_part))
+        .unwrap_or_else(|| panic!("an e-mail about {subject_part:?}"));
+    let text = part(mail, "text/plain");
+    for expected in expected {
+        assert!(text.contains(expected), "{expected:?} in:\n{text}");
+    }
+    text.to_string()
+}
+
+/// The webhook's event for lead `id`, once `count` events are in, each of them signed.
+pub(crate) fn signed_event(webhook: &Receiver, count: usize, id: i64) -> Value {
+    let events = webhook.wait_for(count);
+    for event in &events {
+        verify(event);
+    }
+    events
+        .iter()
+        .map(|event| event.json())
+        .find(|body| body["lead"]["id"] == id)
+        .unwrap_or_else(|| panic!("the event of lead {id}"))
 }
 
 pub(crate) fn subject(mail: &Value) -> &str {
@@ -109,23 +195,7 @@ pub(crate) fn exported(site: &Site) -> Vec<std::collections::HashMap<String, Str
         &[],
     );
     assert!(ok, "{text}");
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    reader
-        .records()
-        .map(|record| {
-            headers
-                .iter()
-                .cloned()
-                .zip(record.unwrap().iter().map(str::to_string))
-                .collect()
-        })
-        .collect()
+    crate::common::csv_table(csv::Reader::from_reader(text.as_bytes())).1
 }
 
 fn full_claim() -> Value {
@@ -154,10 +224,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     let port = site.server.port;
 
     // JSON, every field.
-    let reply = post(port, CLAIM, &full_claim());
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let first = reply.json()["id"].as_i64().unwrap();
-    assert_eq!(reply.json()["reference"], format!("CLM-{first:06}"));
+    let first = referenced(port, CLAIM, &full_claim(), "CLM");
 
     // A plain form post from the Spanish page, the same address (its confirmation was sent today), not sure of the
     // insurer.
@@ -176,9 +243,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
         ("locale", "es"),
         ("website", ""),
     ];
-    let reply = post_form(port, CLAIM, &form);
-    assert_eq!(reply.status, 303, "{}", reply.text());
-    let location = reply.header("Location").unwrap_or_default().to_string();
+    let location = redirected(port, CLAIM, &form);
     assert!(
         location.starts_with("/es/report-a-claim/thank-you?reference=CLM-0000"),
         "{location}"
@@ -191,9 +256,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     third["name"] = json!("Luis Ortiz");
     third["insurer"] = json!("not_sure");
     third["locale"] = json!("es");
-    let reply = post(port, CLAIM, &third);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let third_id = reply.json()["id"].as_i64().unwrap();
+    let third_id = created(port, CLAIM, &third)["id"].as_i64().unwrap();
 
     // Stored with every field; the second with its own.
     let leads = stored(&site.database);
@@ -240,15 +303,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     );
 
     // The messages, one by one.
-    let refused = |change: Value| -> Value {
-        let mut body = full_claim();
-        for (name, value) in change.as_object().unwrap() {
-            body[name] = value.clone();
-        }
-        let reply = post(port, CLAIM, &body);
-        assert_eq!(reply.status, 422, "{}", reply.text());
-        reply.json()["errors"].clone()
-    };
+    let refused = |changes: Value| refusal(port, CLAIM, &changed(full_claim(), changes));
     assert_eq!(
         refused(json!({ "loss_date": "2026-03-03" })),
         json!({ "loss_date": "The date of the loss cannot be in the future" })
@@ -303,38 +358,31 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     assert_eq!(stored(&site.database).len(), 3, "nothing refused is stored");
 
     // The agency's e-mails: URGENT, every field.
-    let agency = wait_until("the agency's three e-mails", || {
-        let mails = mails_to(&site.smtp, "owner@agency.example");
-        (mails.len() >= 3).then_some(mails)
-    });
-    let subjects: Vec<&str> = agency.iter().map(subject).collect();
-    assert!(
-        subjects.contains(&"URGENT CLAIM: Rosa Diaz, Waco, TX, loss 2026-03-02 08:40"),
-        "{subjects:?}"
+    let agency = agency_mails(&site.smtp, 3);
+    assert_subjects(
+        &agency,
+        &[
+            "URGENT CLAIM: Rosa Diaz, Waco, TX, loss 2026-03-02 08:40",
+            "URGENT CLAIM: [ES] Rosa Diaz, Laredo, TX, loss 2026-03-01 23:10",
+        ],
     );
-    assert!(
-        subjects.contains(&"URGENT CLAIM: [ES] Rosa Diaz, Laredo, TX, loss 2026-03-01 23:10"),
-        "{subjects:?}"
+    let reference = format!("CLM-{first:06}");
+    let text = text_holding(
+        &agency,
+        "URGENT CLAIM: Rosa Diaz, Waco",
+        &[
+            &reference,
+            "Diaz Hauling LLC",
+            "TX-CA-123456-01",
+            "Great Plains Mutual",
+            "Unit 12, 1M8GDM9AXKP042788",
+            "No one was hurt",
+            "WPD-2026-0042",
+            "Yes, it was towed",
+            "nobody hurt",
+            "+12145550199",
+        ],
     );
-    let mail = agency
-        .iter()
-        .find(|mail| subject(mail).starts_with("URGENT CLAIM: Rosa Diaz, Waco"))
-        .unwrap();
-    let text = part(mail, "text/plain");
-    for expected in [
-        format!("CLM-{first:06}"),
-        "Diaz Hauling LLC".into(),
-        "TX-CA-123456-01".into(),
-        "Great Plains Mutual".into(),
-        "Unit 12, 1M8GDM9AXKP042788".into(),
-        "No one was hurt".into(),
-        "WPD-2026-0042".into(),
-        "Yes, it was towed".into(),
-        "nobody hurt".into(),
-        "+12145550199".into(),
-    ] {
-        assert!(text.contains(&expected), "{expected:?} in:\n{text}");
-    }
 
     // Its status links work as for every lead: the "Contacted" page names the claim.
     let link = text
@@ -348,15 +396,12 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
 
     // The client's confirmations, with autoreply off: one to Rosa (English, the insurer's claims line), none for
     // her second claim the same day, one to Luis in Spanish with the agency's phone.
-    let rosa = wait_until("Rosa's confirmation", || {
-        let mails = mails_to(&site.smtp, "rosa@example.com");
-        (!mails.is_empty()).then_some(mails)
-    });
+    let rosa = first_mail_to(&site.smtp, "rosa@example.com");
     assert_eq!(
-        subject(&rosa[0]),
+        subject(&rosa),
         format!("We have your claim report CLM-{first:06} - Milepost Truck Insurance")
     );
-    let text = part(&rosa[0], "text/plain");
+    let text = part(&rosa, "text/plain");
     assert!(
         text.contains(&format!("Your reference is CLM-{first:06}")),
         "{text}"
@@ -365,15 +410,12 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
         text.contains("call Great Plains Mutual's claims line at (555) 010-0177"),
         "{text}"
     );
-    let luis = wait_until("Luis's confirmation", || {
-        let mails = mails_to(&site.smtp, "luis@example.com");
-        (!mails.is_empty()).then_some(mails)
-    });
+    let luis = first_mail_to(&site.smtp, "luis@example.com");
     assert_eq!(
-        subject(&luis[0]),
+        subject(&luis),
         format!("Recibimos su reporte de siniestro CLM-{third_id:06} - Milepost Truck Insurance")
     );
-    let text = part(&luis[0], "text/plain");
+    let text = part(&luis, "text/plain");
     assert!(
         text.contains("Si es urgente, llámenos al (555) 010-0142."),
         "{text}"
@@ -387,15 +429,7 @@ fn claims_are_stored_mailed_as_urgent_confirmed_and_exported() {
     assert_eq!(mails_to(&site.smtp, "rosa@example.com").len(), 1);
 
     // The webhook: signed, with the claim's fields.
-    let events = site.webhook.wait_for(3);
-    for event in &events {
-        verify(event);
-    }
-    let body = events
-        .iter()
-        .map(|event| event.json())
-        .find(|body| body["lead"]["id"] == first)
-        .expect("the first claim's event");
+    let body = signed_event(&site.webhook, 3, first);
     assert_eq!(body["event"], "lead");
     assert_eq!(body["lead"]["source"], "claim");
     assert_eq!(body["lead"]["request"]["loss_city"], "Waco");
@@ -458,9 +492,7 @@ fn an_urgent_claim_is_sent_ahead_of_leads_already_waiting() {
     // Then the claim (no e-mail address: no confirmation to tell apart), refused like the rest.
     let mut claim = full_claim();
     claim["email"] = json!("");
-    let reply = post(server.port, CLAIM, &claim);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let claim_id = reply.json()["id"].as_i64().unwrap();
+    let claim_id = created(server.port, CLAIM, &claim)["id"].as_i64().unwrap();
     wait_for_delivery(&database, claim_id, "email", "tried", |d| d.attempts >= 1);
     // The relay comes back while the server is stopped, so that every delivery is waiting when it starts again:
     // what goes first is then the server's choice alone.

@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use serde_json::json;
 
-use crate::common::process::{TempDir, truckins, with_umask};
+use crate::common::process::{TempDir, succeeded, truckins, with_umask};
 use crate::notify::{cli, post, quote, serve};
 
 #[test]
@@ -43,12 +43,7 @@ fn cli_output_is_private_guarded_and_quiet_on_a_closed_pipe() {
         .arg(&database)
         .args(["report", "--format", "html", "--output"])
         .arg(&file);
-    let output = with_umask(&command, "022").output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&mut with_umask(&command, "022"));
     let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the report's mode");
 

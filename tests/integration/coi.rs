@@ -13,9 +13,8 @@ use truckins::store::{Lead, LeadFilter, Source, list, open};
 
 use crate::common;
 use crate::common::forms::form_encode;
-use crate::common::process::{TempDir, free_port};
-use crate::notify::support::{Smtp, SmtpOptions, part, wait_for_delivery};
-use crate::notify::{env, plain_smtp, post, serve};
+use crate::notify::support::{part, wait_for_delivery};
+use crate::notify::{mailed, post};
 
 const COI: &str = "/api/leads/coi";
 
@@ -231,15 +230,7 @@ fn certificate_requests_are_rate_limited_per_address() {
 
 #[test]
 fn a_certificate_needed_tomorrow_is_mailed_as_urgent() {
-    let dir = TempDir::new("coi-urgent");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let server = serve(
-        &database,
-        "serve",
-        &env(Some(&plain_smtp(smtp.port)), None),
-        &[],
-    );
+    let (_dir, database, smtp, server) = mailed("coi-urgent");
     let urgent = post(server.port, COI, &valid_request(&day(1)));
     assert_eq!(urgent.status, 201, "{}", urgent.text());
     let id = urgent.json()["id"].as_i64().unwrap();

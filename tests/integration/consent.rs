@@ -16,14 +16,17 @@ use serde_json::{Value, json};
 
 use crate::common::forms::{post_form, post_json};
 use crate::common::process::{TempDir, free_port};
-use crate::notify::support::{
-    Answer, Receiver, Smtp, SmtpOptions, deliveries, part, wait_for_delivery, wait_until,
-};
-use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve, verify};
+use crate::notify::support::{Smtp, SmtpOptions, deliveries, part, wait_for_delivery, wait_until};
+use crate::notify::{agency, cli, env, lead, plain_smtp, post, quote, serve, verify};
 
 /// The rows of `leads export --format json`.
 fn export_json(dir: &Path, database: &Path) -> Vec<Value> {
-    let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
+    json_rows(dir, database, &["leads", "export", "--format", "json"])
+}
+
+/// The rows a command prints as a JSON array.
+fn json_rows(dir: &Path, database: &Path, args: &[&str]) -> Vec<Value> {
+    let (ok, text) = cli(dir, database, args, &[]);
     assert!(ok, "{text}");
     serde_json::from_str::<Value>(&text)
         .unwrap_or_else(|e| panic!("{e}: {text}"))
@@ -41,34 +44,24 @@ fn lead_in(rows: &[Value], id: i64) -> Value {
 
 /// `optout list --format json`.
 fn opt_outs(dir: &Path, database: &Path) -> Vec<Value> {
-    let (ok, text) = cli(dir, database, &["optout", "list", "--format", "json"], &[]);
-    assert!(ok, "{text}");
-    serde_json::from_str::<Value>(&text)
-        .unwrap_or_else(|e| panic!("{e}: {text}"))
-        .as_array()
-        .unwrap()
-        .clone()
+    json_rows(dir, database, &["optout", "list", "--format", "json"])
 }
 
 #[test]
 fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirmations() {
-    let dir = TempDir::new("consent-web");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(
-        &database,
+    let site = agency(
+        "consent-web",
         "serve",
-        &env,
         &["--ip-limit", "1000", "--autoreply"],
     );
 
     // A quote, confirmed to the visitor as usual.
-    let first = lead(server.port, "maria@lopez.example", "consent-1");
-    wait_for_delivery(&database, first, "autoreply", "sent", |d| d.state == "sent");
-    let mails_before = smtp.wait_for_mails(2).len();
-    let hooks_before = receiver.wait_for(1).len();
+    let first = lead(site.server.port, "maria@lopez.example", "consent-1");
+    wait_for_delivery(&site.database, first, "autoreply", "sent", |d| {
+        d.state == "sent"
+    });
+    let mails_before = site.smtp.wait_for_mails(2).len();
+    let hooks_before = site.receiver.wait_for(1).len();
 
     // The opt-out: the same answer as for a number nobody gave, and nothing about a record.
     let opt_out = json!({
@@ -77,9 +70,9 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
         "note": "Please stop calling",
         "page_url": "https://www.example.com/opt-out",
     });
-    let known = post(server.port, "/api/opt-out", &opt_out);
+    let known = post(site.server.port, "/api/opt-out", &opt_out);
     let unknown = post(
-        server.port,
+        site.server.port,
         "/api/opt-out",
         &json!({ "phone": "(214) 555-0199" }),
     );
@@ -91,7 +84,7 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     assert_eq!(known.json(), json!({ "received": true }));
 
     // Stored normalised, with its evidence.
-    let stored = opt_outs(dir.path(), &database);
+    let stored = opt_outs(site.dir.path(), &site.database);
     assert_eq!(stored.len(), 2, "{stored:?}");
     let revocation = &stored[0];
     assert_eq!(revocation["email"], "maria@lopez.example");
@@ -103,7 +96,7 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     let revoked_at = revocation["created_at"].as_str().unwrap().to_string();
 
     // The agency hears of it by e-mail and by the signed webhook.
-    let mails = smtp.wait_for_mails(mails_before + 2);
+    let mails = site.smtp.wait_for_mails(mails_before + 2);
     let news = mails
         .iter()
         .find(|mail| {
@@ -122,7 +115,7 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
             .iter()
             .any(|mail| mail["headers"]["subject"] == "Opt-out: (214) 555-0199 by web form")
     );
-    let hooks = receiver.wait_for(hooks_before + 2);
+    let hooks = site.receiver.wait_for(hooks_before + 2);
     let hook = hooks
         .iter()
         .find(|hook| hook.json()["opt_out"]["phone"] == "+15552100142")
@@ -134,12 +127,12 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     assert_eq!(hook.header("X-Truckins-Delivery"), body["delivery"]);
 
     // The lead is do-not-contact, in the list and both exports.
-    let row = lead_in(&export_json(dir.path(), &database), first);
+    let row = lead_in(&export_json(site.dir.path(), &site.database), first);
     assert_eq!(row["do_not_contact"], revoked_at.as_str());
     assert_eq!(row["opted_out_before"], Value::Null);
     let (ok, csv) = cli(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "export", "--format", "csv"],
         &[],
     );
@@ -150,12 +143,12 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
         "{header}"
     );
     assert!(csv.contains(&format!(",{revoked_at},")), "{csv}");
-    let (ok, list) = cli(dir.path(), &database, &["leads", "list"], &[]);
+    let (ok, list) = cli(site.dir.path(), &site.database, &["leads", "list"], &[]);
     assert!(ok && list.contains("DO NOT CONTACT (opted out"), "{list}");
 
     // A message from that address afterwards is not confirmed to it: the confirmation is withheld, never sent.
     let contact = post(
-        server.port,
+        site.server.port,
         "/api/leads/contact",
         &json!({
             "name": "Maria Lopez",
@@ -166,7 +159,7 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     );
     assert_eq!(contact.status, 201, "{}", contact.text());
     let message = contact.json()["id"].as_i64().unwrap();
-    let withheld = deliveries(&database)
+    let withheld = deliveries(&site.database)
         .into_iter()
         .find(|d| d.lead_id == message && d.channel == "autoreply");
     // Within 24 h of the first, the per-address limit already holds the confirmation back; the withholding is shown
@@ -174,16 +167,17 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
     assert!(withheld.is_none(), "{withheld:?}");
 
     // A new quote with fresh consent after the opt-out is new consent; the export keeps the history.
-    let fresh = lead(server.port, "maria@lopez.example", "consent-2");
-    let row = lead_in(&export_json(dir.path(), &database), fresh);
+    let fresh = lead(site.server.port, "maria@lopez.example", "consent-2");
+    let row = lead_in(&export_json(site.dir.path(), &site.database), fresh);
     assert_eq!(row["do_not_contact"], Value::Null);
     assert_eq!(row["opted_out_before"], revoked_at.as_str());
-    let row = lead_in(&export_json(dir.path(), &database), first);
+    let row = lead_in(&export_json(site.dir.path(), &site.database), first);
     assert_eq!(row["do_not_contact"], revoked_at.as_str());
     // The agency's e-mail and webhook about the new quote say so too.
     let history = format!("History: this phone number or e-mail address opted out on {revoked_at}");
     wait_until("the new quote's e-mail with its history", || {
-        smtp.mails()
+        site.smtp
+            .mails()
             .iter()
             .any(|mail| {
                 mail["parts"].as_array().is_some_and(|parts| {
@@ -195,7 +189,7 @@ fn an_opt_out_on_the_site_flags_the_lead_tells_the_agency_and_withholds_confirma
             .then_some(())
     });
     let hook = wait_until("the new quote's webhook", || {
-        receiver
+        site.receiver
             .received()
             .into_iter()
             .find(|hook| hook.json()["lead"]["id"] == fresh)

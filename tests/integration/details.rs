@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use truckins::store::{Lead, LeadFilter, list, open};
 
 use crate::common;
-use crate::common::forms::post_form;
+use crate::common::forms::{post_form, post_json};
 use crate::common::process::{Server, TempDir, free_port};
 use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_until};
 use crate::notify::{env, plain_smtp, post, quote};
@@ -334,13 +334,9 @@ fn a_quote_sent_again_gets_a_new_token_that_replaces_the_first() {
     let mut quote = common::valid_quote();
     quote["submission_id"] = json!("details-repeat-0123456789");
     let send = |body: &Value| {
-        let response = client
-            .post("/api/leads/quote")
-            .header(ContentType::JSON)
-            .body(body.to_string())
-            .dispatch();
-        assert_eq!(response.status(), Status::Created);
-        serde_json::from_str::<Value>(&response.into_string().unwrap()).unwrap()
+        let (status, answer) = post_json(&client, "/api/leads/quote", body);
+        assert_eq!(status, Status::Created, "{answer}");
+        answer
     };
     let (first, again) = (send(&quote), send(&quote));
     assert_eq!(first["id"], again["id"], "stored once");

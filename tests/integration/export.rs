@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common;
 use crate::common::forms::post_json;
-use crate::common::process::truckins;
+use crate::common::process::{succeeded, truckins};
 
 const NEW_FIELDS: [&str; 23] = [
     "insured_name",
@@ -63,25 +63,15 @@ fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
 
     let dir = database.parent().unwrap();
     let csv_file = dir.join("leads.csv");
-    let output = truckins(dir)
-        .args(["leads", "export", "--format", "csv", "--database"])
-        .arg(&database)
-        .arg("--output")
-        .arg(&csv_file)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    succeeded(
+        truckins(dir)
+            .args(["leads", "export", "--format", "csv", "--database"])
+            .arg(&database)
+            .arg("--output")
+            .arg(&csv_file),
     );
-    let mut reader = csv::Reader::from_path(&csv_file).expect("RFC 4180 CSV the csv crate reads");
-    let headers: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let reader = csv::Reader::from_path(&csv_file).expect("RFC 4180 CSV the csv crate reads");
+    let (headers, rows) = common::csv_table(reader);
     for field in NEW_FIELDS {
         assert!(headers.iter().any(|h| h == field), "{field} in {headers:?}");
     }
@@ -89,16 +79,6 @@ fn exports_carry_every_field_of_certificate_requests_and_quote_details() {
         !headers.iter().any(|h| h.contains("token")),
         "no token, nor its hash, is exported"
     );
-    let rows: Vec<std::collections::HashMap<String, String>> = reader
-        .records()
-        .map(|record| {
-            headers
-                .iter()
-                .cloned()
-                .zip(record.unwrap().iter().map(str::to_string))
-                .collect()
-        })
-        .collect();
     assert_eq!(rows.len(), 2);
     // Newest first: the quote, then the certificate request.
     let (quote_row, coi_row) = (&rows[0], &rows[1]);

@@ -24,11 +24,11 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use crate::common::process::{Reply, Server, TempDir, free_port, truckins, with_umask};
+use crate::common::process::{Reply, Server, TempDir, free_port, succeeded, truckins, with_umask};
 use serde_json::{Value, json};
 
 const QUOTE: &str = "/api/leads/quote";
@@ -70,12 +70,17 @@ fn post(server: &Server, path: &str, body: &Value) -> Reply {
 }
 
 fn post_form(server: &Server, path: &str, body: &str) -> Reply {
+    post_text(server, path, "application/x-www-form-urlencoded", body)
+}
+
+/// A body sent as it is written, of the given content type.
+fn post_text(server: &Server, path: &str, content_type: &str, body: &str) -> Reply {
     server
         .http()
         .send(
             "POST",
             path,
-            &[("Content-Type", "application/x-www-form-urlencoded")],
+            &[("Content-Type", content_type)],
             Some(body.as_bytes()),
         )
         .expect("an answer")
@@ -253,24 +258,11 @@ fn a_read_only_database_answers_503_everywhere_and_never_500() {
 #[test]
 fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
     const COPIES: usize = 20;
-    let dir = TempDir::new("copies");
-    let database = dir.path().join("leads.db");
-    let server = Server::start(
-        dir.path(),
-        "copies",
-        &["--database", database.to_str().unwrap(), "--ip-limit", "3"],
-    );
-    // One submission spent: two are left.
-    created(&post(&server, QUOTE, &quote("copies-first-distinct")));
+    let (_dir, database, server) = three_a_visitor_one_spent("copies");
 
     // Every copy is on its own connection with all but the last byte sent, so all of them reach the server at the
     // same instant when the barrier opens.
-    let body = quote("copies-of-one-submission").to_string();
-    let request = format!(
-        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let request = raw_quote("copies-of-one-submission");
     let barrier = Arc::new(Barrier::new(COPIES));
     let threads: Vec<_> = (0..COPIES)
         .map(|_| {
@@ -295,30 +287,16 @@ fn concurrent_copies_of_one_submission_get_one_id_and_spend_one_slot() {
     assert_eq!(lead_count(&database), 2);
 
     // The copies spent exactly one slot: one more submission fits, the next does not.
-    created(&post(&server, QUOTE, &quote("copies-second-distinct")));
-    let refused = post(&server, QUOTE, &quote("copies-third-distinct"));
-    assert_eq!(refused.status, 429, "{}", refused.text());
+    assert_one_more_fits(&server, "copies");
 }
 
 #[test]
 fn copies_whose_clients_hang_up_still_spend_one_slot() {
-    let dir = TempDir::new("abandoned-copies");
-    let database = dir.path().join("leads.db");
-    let server = Server::start(
-        dir.path(),
-        "abandoned-copies",
-        &["--database", database.to_str().unwrap(), "--ip-limit", "3"],
-    );
-    created(&post(&server, QUOTE, &quote("abandoned-first-distinct")));
+    let (_dir, database, server) = three_a_visitor_one_spent("abandoned");
 
     // Ten copies sent whole by clients that hang up at once (a fetch given up and retried): whatever of them the
     // application had begun runs to its end, so none leaves a slot taken without its lead.
-    let body = quote("abandoned-copies-of-one").to_string();
-    let request = format!(
-        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let request = raw_quote("abandoned-copies-of-one");
     for _ in 0..10 {
         let mut http = server.http();
         http.write_raw(request.as_bytes())
@@ -329,8 +307,55 @@ fn copies_whose_clients_hang_up_still_spend_one_slot() {
     let again = created(&post(&server, QUOTE, &quote("abandoned-copies-of-one")));
     assert_eq!(id, again);
     assert_eq!(lead_count(&database), 2);
-    created(&post(&server, QUOTE, &quote("abandoned-second-distinct")));
-    let refused = post(&server, QUOTE, &quote("abandoned-third-distinct"));
+    assert_one_more_fits(&server, "abandoned");
+}
+
+/// A server that takes three submissions a visitor, one of them spent (a quote from `{name}-first-distinct`): its
+/// folder, its database and the server.
+fn three_a_visitor_one_spent(name: &str) -> (TempDir, PathBuf, Server) {
+    let (dir, database, server) = server_with_ip_limit(name, 3);
+    created(&post(
+        &server,
+        QUOTE,
+        &quote(&format!("{name}-first-distinct")),
+    ));
+    (dir, database, server)
+}
+
+/// A server of its own folder `name` taking `ip_limit` submissions a visitor: its folder, its database and the
+/// server.
+fn server_with_ip_limit(name: &str, ip_limit: usize) -> (TempDir, PathBuf, Server) {
+    let dir = TempDir::new(name);
+    let database = dir.path().join("leads.db");
+    let limit = ip_limit.to_string();
+    let args = [
+        "--database",
+        database.to_str().unwrap(),
+        "--ip-limit",
+        &limit,
+    ];
+    let server = Server::start(dir.path(), name, &args);
+    (dir, database, server)
+}
+
+/// A quote's whole HTTP request, as a client writes it on its connection.
+fn raw_quote(name: &str) -> String {
+    let body = quote(name).to_string();
+    format!(
+        "POST {QUOTE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Of the three submissions a visitor, one is left: one more fits, the next is refused.
+fn assert_one_more_fits(server: &Server, name: &str) {
+    created(&post(
+        server,
+        QUOTE,
+        &quote(&format!("{name}-second-distinct")),
+    ));
+    let refused = post(server, QUOTE, &quote(&format!("{name}-third-distinct")));
     assert_eq!(refused.status, 429, "{}", refused.text());
 }
 
@@ -355,18 +380,7 @@ fn unsafe_chars(text: &str) -> Vec<char> {
 
 #[test]
 fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
-    let dir = TempDir::new("controls");
-    let database = dir.path().join("leads.db");
-    let server = Server::start(
-        dir.path(),
-        "controls",
-        &[
-            "--database",
-            database.to_str().unwrap(),
-            "--ip-limit",
-            "1000",
-        ],
-    );
+    let (dir, database, server) = server_with_ip_limit("controls", 1000);
     let mut body = quote("tracking-with-controls");
     let long = "u".repeat(300);
     let long_url = format!("https://www.example.com/{}", "p".repeat(3000));
@@ -486,40 +500,23 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
     assert!(old_id > id, "the old row is stored");
     drop(connection);
 
-    let run = |args: &[&str]| -> String {
-        let output: Output = truckins(dir.path())
-            .arg("--database")
-            .arg(&database)
-            .args(args)
-            .output()
-            .expect("the binary runs");
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
+    // What a command prints, which must hold no unsafe character.
+    let printed = |what: &str, args: &[&str]| -> String {
+        let output = succeeded(
+            truckins(dir.path())
+                .arg("--database")
+                .arg(&database)
+                .args(args),
         );
-        String::from_utf8(output.stdout).expect("UTF-8 output")
+        let text = String::from_utf8(output.stdout).expect("UTF-8 output");
+        assert_eq!(unsafe_chars(&text), Vec::<char>::new(), "{what}: {text:?}");
+        text
     };
-    let list = run(&["leads", "list"]);
-    assert_eq!(
-        unsafe_chars(&list),
-        Vec::<char>::new(),
-        "leads list: {list:?}"
-    );
+    let list = printed("leads list", &["leads", "list"]);
     assert!(list.contains("a�[31mb�c�d�e�f�g�h"), "{list}");
-    let csv = run(&["leads", "export", "--format", "csv"]);
-    assert_eq!(
-        unsafe_chars(&csv),
-        Vec::<char>::new(),
-        "CSV export: {csv:?}"
-    );
+    let csv = printed("CSV export", &["leads", "export", "--format", "csv"]);
     assert!(csv.contains("a�[31mb�c�d�e�f�g�h"), "{csv}");
-    let json_text = run(&["leads", "export", "--format", "json"]);
-    assert_eq!(
-        unsafe_chars(&json_text),
-        Vec::<char>::new(),
-        "JSON export: {json_text:?}"
-    );
+    let json_text = printed("JSON export", &["leads", "export", "--format", "json"]);
     let json: Value = serde_json::from_str(&json_text).expect("the JSON export parses");
     assert_eq!(json[0]["id"], old_id);
     assert_eq!(
@@ -575,14 +572,7 @@ fn lead_files_are_private_whatever_the_umask() {
     ] {
         let mut command = truckins(dir.path());
         command.arg("--database").arg(&database).args(&args);
-        let output = with_umask(&command, "022")
-            .output()
-            .expect("the binary runs");
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        succeeded(&mut with_umask(&command, "022"));
     }
     assert_eq!(mode(&export), 0o600, "the export");
     assert_eq!(mode(&backup), 0o600, "the backup");
@@ -605,18 +595,7 @@ fn lead_files_are_private_whatever_the_umask() {
 
 #[test]
 fn an_elapsed_time_that_is_not_a_whole_number_counts_as_too_fast_and_is_kept_marked() {
-    let dir = TempDir::new("elapsed");
-    let database = dir.path().join("leads.db");
-    let server = Server::start(
-        dir.path(),
-        "elapsed",
-        &[
-            "--database",
-            database.to_str().unwrap(),
-            "--ip-limit",
-            "1000",
-        ],
-    );
+    let (_dir, database, server) = server_with_ip_limit("elapsed", 1000);
     // Raw JSON texts, so numbers are sent exactly as written (1.0 and 1e3 stay what they are).
     let cases = [
         "-1",
@@ -632,15 +611,7 @@ fn an_elapsed_time_that_is_not_a_whole_number_counts_as_too_fast_and_is_kept_mar
         let mut body = quote(&format!("elapsed-case-{n:04}-spam"));
         body["elapsed_ms"] = json!("PLACEHOLDER");
         let text = body.to_string().replace("\"PLACEHOLDER\"", elapsed);
-        let reply = server
-            .http()
-            .send(
-                "POST",
-                QUOTE,
-                &[("Content-Type", "application/json")],
-                Some(text.as_bytes()),
-            )
-            .expect("an answer");
+        let reply = post_text(&server, QUOTE, "application/json", &text);
         assert!(created(&reply) > 0, "elapsed_ms {elapsed}: kept");
     }
     let form = post_form(&server, QUOTE, &format!("{QUOTE_FORM}&elapsed_ms=-1"));

@@ -5,6 +5,8 @@
 //! the person's own rows only: other people's pages and tags that share their words ("Trucking", "None") are kept,
 //! and their visits are not merged into `(erased)`.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
 use crate::common::process::{Http, TempDir};
@@ -53,6 +55,34 @@ fn counts_and_report(database: &std::path::Path) -> (Vec<(String, String, i64)>,
     (counts, report)
 }
 
+/// Posts a quote, which must be stored; its id.
+fn created(port: u16, quote: &Value) -> i64 {
+    let reply = post(port, "/api/leads/quote", quote);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["id"].as_i64().unwrap()
+}
+
+/// `report --email` for today, which queues the owner's report.
+fn queue_todays_report(dir: &Path, database: &Path) {
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let (ok, text) = cli(
+        dir,
+        database,
+        &["report", "--email", "--since", &today, "--until", &today],
+        &env(Some(&plain_smtp(9)), None),
+    );
+    assert!(ok, "{text}");
+}
+
+/// `leads forget` of her address, which must say it erased `leads` leads.
+fn forget_her(dir: &Path, database: &Path, leads: usize) {
+    let (ok, text) = cli(dir, database, &["leads", "forget", "--email", EMAIL], &[]);
+    assert!(
+        ok && text.contains(&format!("erased {leads} leads")),
+        "{text}"
+    );
+}
+
 fn export_json(dir: &std::path::Path, database: &std::path::Path) -> Vec<Value> {
     let (ok, text) = cli(dir, database, &["leads", "export", "--format", "json"], &[]);
     assert!(ok, "{text}");
@@ -77,15 +107,11 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
     zelda["utm_medium"] = json!("email");
     zelda["referrer"] = json!("https://mail.example.com/read?to=zelda.quixote%40forget.example");
     zelda["landing_page"] = json!("https://www.example.com/?email=zelda.quixote@forget.example");
-    let reply = post(server.port, "/api/leads/quote", &zelda);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let id = reply.json()["id"].as_i64().unwrap();
+    let id = created(server.port, &zelda);
     // Someone else's lead that quotes her address, and campaign tags with it.
     let mut other = quote("partner@else.example", "traces-2");
     other["utm_term"] = json!(format!("ref {EMAIL}"));
-    let reply = post(server.port, "/api/leads/quote", &other);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let other = reply.json()["id"].as_i64().unwrap();
+    let other = created(server.port, &other);
     let message = post(
         server.port,
         "/api/leads/contact",
@@ -102,14 +128,7 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
     // The visit counts are written at the stop.
     assert!(server.terminate().success());
     // The owner's report, waiting in the outbox (no server sends it), lists the campaigns.
-    let today = time::OffsetDateTime::now_utc().date().to_string();
-    let (ok, text) = cli(
-        dir.path(),
-        &database,
-        &["report", "--email", "--since", &today, "--until", &today],
-        &env(Some(&plain_smtp(9)), None),
-    );
-    assert!(ok, "{text}");
+    queue_todays_report(dir.path(), &database);
     for trace in [EMAIL, "zelda.quixote%40forget.example", "zelda quixote"] {
         assert!(
             !files_holding(&database, trace).is_empty(),
@@ -117,13 +136,7 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
         );
     }
 
-    let (ok, text) = cli(
-        dir.path(),
-        &database,
-        &["leads", "forget", "--email", EMAIL],
-        &[],
-    );
-    assert!(ok && text.contains("erased 1 leads"), "{text}");
+    forget_her(dir.path(), &database, 1);
     for trace in [
         "zelda.quixote",
         "zelda quixote",
@@ -157,15 +170,7 @@ fn forget_erases_the_person_from_campaign_tags_other_leads_reports_and_visit_cou
         "Please also write to (erased) about the fleet."
     );
     // The report is still one the server can send.
-    let connection = rusqlite::Connection::open(&database).unwrap();
-    let payload: String = connection
-        .query_row(
-            "SELECT payload FROM deliveries WHERE kind = 'report'",
-            [],
-            |row| row.get(0),
-        )
-        .unwrap();
-    let report: Value = serde_json::from_str(&payload).unwrap();
+    let report = crate::common::queued_report(&database);
     assert!(
         report["html"].as_str().unwrap().contains("<html"),
         "{report}"
@@ -185,30 +190,18 @@ fn forget_keeps_other_people_s_pages_and_tags_that_share_words_with_her_names() 
     // Her two leads: a company "Trucking", and "None" (as people type in a field they have nothing for).
     let mut first = quote(EMAIL, "words-1");
     first["company"] = json!("Trucking");
-    let reply = post(server.port, "/api/leads/quote", &first);
-    assert_eq!(reply.status, 201, "{}", reply.text());
+    created(server.port, &first);
     let mut second = quote(EMAIL, "words-2");
     second["company"] = json!("None");
     second["utm_medium"] = json!("none");
-    let reply = post(server.port, "/api/leads/quote", &second);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let hers = reply.json()["id"].as_i64().unwrap();
+    let hers = created(server.port, &second);
     // Someone else's lead from the same page and the same tag.
     let mut other = quote("partner@else.example", "words-3");
     other["utm_medium"] = json!("none");
     other["page_url"] = json!("https://www.example.com/products/trucking-insurance");
-    let reply = post(server.port, "/api/leads/quote", &other);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let other = reply.json()["id"].as_i64().unwrap();
+    let other = created(server.port, &other);
     assert!(server.terminate().success());
-    let today = time::OffsetDateTime::now_utc().date().to_string();
-    let (ok, text) = cli(
-        dir.path(),
-        &database,
-        &["report", "--email", "--since", &today, "--until", &today],
-        &env(Some(&plain_smtp(9)), None),
-    );
-    assert!(ok, "{text}");
+    queue_todays_report(dir.path(), &database);
     let (counts, report) = counts_and_report(&database);
     assert!(
         counts.contains(&(
@@ -219,13 +212,7 @@ fn forget_keeps_other_people_s_pages_and_tags_that_share_words_with_her_names() 
         "{counts:?}"
     );
 
-    let (ok, text) = cli(
-        dir.path(),
-        &database,
-        &["leads", "forget", "--email", EMAIL],
-        &[],
-    );
-    assert!(ok && text.contains("erased 2 leads"), "{text}");
+    forget_her(dir.path(), &database, 2);
     // The visit counts and the report are as they were: nothing of them is hers.
     assert_eq!(counts_and_report(&database), (counts, report));
     assert_eq!(files_holding(&database, "(erased)"), Vec::<String>::new());

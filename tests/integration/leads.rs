@@ -532,6 +532,28 @@ fn assert_one_error(
     assert_eq!(errors, expected, "{case}");
 }
 
+/// Each case (`base` with one field set to a value) is answered 422 with that field's one message; an empty body,
+/// with one message for each field of `everything_missing`.
+fn assert_every_rule(
+    client: &Client,
+    path: &str,
+    base: Value,
+    cases: Vec<(&str, Value, &str)>,
+    everything_missing: &[(&str, &str)],
+) {
+    for (field, sent, message) in cases {
+        let case = format!("{path}: {field} = {sent}");
+        let body = with(base.clone(), field, sent);
+        assert_one_error(client, path, body, field, message, &case);
+    }
+    let (status, value) = send(client, path, &json!({}));
+    assert_eq!(status, Status::UnprocessableEntity);
+    let expected = everything_missing
+        .iter()
+        .map(|(field, message)| (field.to_string(), message.to_string()));
+    assert_eq!(errors_of(&value), BTreeMap::from_iter(expected));
+}
+
 #[test]
 fn every_quote_rule_answers_422_with_the_spec_message() {
     let (client, database) = app("quote-rules");
@@ -577,27 +599,14 @@ fn every_quote_rule_answers_422_with_the_spec_message() {
         ("consent", json!("no"), CONSENT),
         ("consent", json!(0), CONSENT),
     ];
-    for (field, sent, message) in cases {
-        let case = format!("quote {field} = {sent}");
-        let body = with(quote_body(), field, sent);
-        assert_one_error(&client, QUOTE, body, field, message, &case);
-    }
-    // All at once: one message per failing field, the optional fields not among them.
-    let (status, value) = send(&client, QUOTE, &json!({}));
-    assert_eq!(status, Status::UnprocessableEntity);
-    assert_eq!(
-        errors_of(&value),
-        BTreeMap::from(
-            [
-                ("name", NAME_MIN),
-                ("email", EMAIL_FORMAT),
-                ("insurance_type", INSURANCE_TYPE),
-                ("vehicle_count", VEHICLES_REQUIRED),
-                ("consent", CONSENT),
-            ]
-            .map(|(f, m)| (f.to_string(), m.to_string()))
-        )
-    );
+    let everything_missing = [
+        ("name", NAME_MIN),
+        ("email", EMAIL_FORMAT),
+        ("insurance_type", INSURANCE_TYPE),
+        ("vehicle_count", VEHICLES_REQUIRED),
+        ("consent", CONSENT),
+    ];
+    assert_every_rule(&client, QUOTE, quote_body(), cases, &everything_missing);
     assert_eq!(row_count(&database), 0, "nothing is stored on 422");
 }
 
@@ -625,25 +634,13 @@ fn every_contact_rule_answers_422_with_the_spec_message() {
         ("message", json!("   short    "), MESSAGE_MIN),
         ("message", json!("m".repeat(2001)), MESSAGE_MAX),
     ];
-    for (field, sent, message) in cases {
-        let case = format!("contact {field} = {sent}");
-        let body = with(contact_body(), field, sent);
-        assert_one_error(&client, CONTACT, body, field, message, &case);
-    }
-    let (status, value) = send(&client, CONTACT, &json!({}));
-    assert_eq!(status, Status::UnprocessableEntity);
-    assert_eq!(
-        errors_of(&value),
-        BTreeMap::from(
-            [
-                ("name", NAME_MIN),
-                ("email", EMAIL_FORMAT),
-                ("subject", SUBJECT_MIN),
-                ("message", MESSAGE_MIN),
-            ]
-            .map(|(f, m)| (f.to_string(), m.to_string()))
-        )
-    );
+    let everything_missing = [
+        ("name", NAME_MIN),
+        ("email", EMAIL_FORMAT),
+        ("subject", SUBJECT_MIN),
+        ("message", MESSAGE_MIN),
+    ];
+    assert_every_rule(&client, CONTACT, contact_body(), cases, &everything_missing);
     assert_eq!(row_count(&database), 0, "nothing is stored on 422");
 }
 

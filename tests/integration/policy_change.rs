@@ -10,33 +10,13 @@
 use serde_json::{Value, json};
 use truckins::store::Source;
 
-use crate::claims::{exported, mails_to, post_form, set_clock, site, stored, subject};
-use crate::notify::support::{part, wait_until};
-use crate::notify::{post, verify};
+use crate::claims::{
+    agency_mails, assert_subjects, changed, created, exported, first_mail_to, redirected,
+    referenced, refusal, set_clock, signed_event, site, stored, subject, text_holding,
+};
+use crate::notify::support::part;
 
 const CHANGE: &str = "/api/leads/change";
-
-fn add_vehicle() -> Value {
-    json!({
-        "name": "Rosa Diaz",
-        "insured_name": "Diaz Hauling LLC",
-        "phone": "(214) 555-0199",
-        "email": "rosa@example.com",
-        "policy_number": "TX-CA-123456-01",
-        "change_kind": "add_vehicle",
-        "effective_date": "2026-03-16",
-        "vehicle_year": "2021",
-        "vehicle_make": "Freightliner",
-        "vehicle_model": "Cascadia",
-        "vin": "1m8gdm9axkp042788",
-        "stated_value": "85000",
-        "garaging_zip": "75201",
-        "change_details": "Financed through First Bank",
-        // Another kind's section, filled in before the person changed their mind, and a field no form has.
-        "driver_name": "Luis Ortiz",
-        "license_number": "12345678",
-    })
-}
 
 #[test]
 fn change_requests_are_stored_mailed_confirmed_and_exported() {
@@ -44,10 +24,7 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
     let port = site.server.port;
 
     // JSON during business hours (Monday 09:00 in Chicago).
-    let reply = post(port, CHANGE, &add_vehicle());
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let first = reply.json()["id"].as_i64().unwrap();
-    assert_eq!(reply.json()["reference"], format!("CHG-{first:06}"));
+    let first = referenced(port, CHANGE, &add_vehicle(), "CHG");
 
     // A plain form post from the Spanish page on Sunday (closed): every section posted, a driver chosen.
     set_clock(&site.clock, "2026-03-08T18:00:00Z");
@@ -70,9 +47,7 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
         ("locale", "es"),
         ("website", ""),
     ];
-    let reply = post_form(port, CHANGE, &form);
-    assert_eq!(reply.status, 303, "{}", reply.text());
-    let location = reply.header("Location").unwrap_or_default();
+    let location = redirected(port, CHANGE, &form);
     assert!(
         location.starts_with("/es/policy-change/thank-you?reference=CHG-0000"),
         "{location}"
@@ -87,9 +62,7 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
         "effective_date": "2026-04-01",
         "change_details": "=cmd|' /C calc'!A0 add our new dispatcher as a contact",
     });
-    let reply = post(port, CHANGE, &other);
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let third = reply.json()["id"].as_i64().unwrap();
+    let third = created(port, CHANGE, &other)["id"].as_i64().unwrap();
 
     let leads = stored(&site.database);
     assert_eq!(leads.len(), 3);
@@ -131,18 +104,8 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
     assert_eq!(leads[1].language.0, contract::locale::Locale::Es);
 
     // The messages, one by one (the agency's today is now Sunday 8 March).
-    let refused = |body: Value| -> Value {
-        let reply = post(port, CHANGE, &body);
-        assert_eq!(reply.status, 422, "{}", reply.text());
-        reply.json()["errors"].clone()
-    };
-    let with = |changes: Value| {
-        let mut body = add_vehicle();
-        for (name, value) in changes.as_object().unwrap() {
-            body[name] = value.clone();
-        }
-        body
-    };
+    let refused = |body: Value| refusal(port, CHANGE, &body);
+    let with = |changes: Value| changed(add_vehicle(), changes);
     assert_eq!(
         refused(with(json!({ "vin": "1M8GDM9A1KP042788" }))),
         json!({ "vin": "This VIN's check digit (the 9th character) does not match the others: please check each character" })
@@ -214,49 +177,34 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
     assert_eq!(stored(&site.database).len(), 3, "nothing refused is stored");
 
     // The agency's e-mails, every field.
-    let agency = wait_until("the agency's three e-mails", || {
-        let mails = mails_to(&site.smtp, "owner@agency.example");
-        (mails.len() >= 3).then_some(mails)
-    });
-    let subjects: Vec<&str> = agency.iter().map(subject).collect();
-    assert!(
-        subjects.contains(
-            &"Policy change request: Rosa Diaz, Diaz Hauling LLC, add a vehicle, effective 2026-03-16"
-        ),
-        "{subjects:?}"
+    let agency = agency_mails(&site.smtp, 3);
+    assert_subjects(
+        &agency,
+        &[
+            "Policy change request: Rosa Diaz, Diaz Hauling LLC, add a vehicle, effective 2026-03-16",
+            "[ES] Policy change request: Luis Ortiz, Ortiz Transport, add a driver, effective 2026-03-09",
+        ],
     );
-    assert!(
-        subjects.contains(
-            &"[ES] Policy change request: Luis Ortiz, Ortiz Transport, add a driver, effective 2026-03-09"
-        ),
-        "{subjects:?}"
+    let reference = format!("CHG-{first:06}");
+    let text = text_holding(
+        &agency,
+        "add a vehicle",
+        &[
+            &reference,
+            "1M8GDM9AXKP042788",
+            "$85,000",
+            "Freightliner",
+            "Cascadia",
+            "75201",
+            "TX-CA-123456-01",
+            "Financed through First Bank",
+        ],
     );
-    let mail = agency
-        .iter()
-        .find(|mail| subject(mail).contains("add a vehicle"))
-        .unwrap();
-    let text = part(mail, "text/plain");
-    for expected in [
-        format!("CHG-{first:06}"),
-        "1M8GDM9AXKP042788".into(),
-        "$85,000".into(),
-        "Freightliner".into(),
-        "Cascadia".into(),
-        "75201".into(),
-        "TX-CA-123456-01".into(),
-        "Financed through First Bank".into(),
-    ] {
-        assert!(text.contains(&expected), "{expected:?} in:\n{text}");
-    }
     assert!(!text.contains("12345678"), "no license number: {text}");
 
     // The confirmations: the reference, not in force until confirmed; read the next business day only when sent
     // while the agency is closed.
-    let confirmation = |address: &str| {
-        wait_until(&format!("the confirmation to {address}"), || {
-            mails_to(&site.smtp, address).into_iter().next()
-        })
-    };
+    let confirmation = |address: &str| first_mail_to(&site.smtp, address);
     let rosa = confirmation("rosa@example.com");
     assert_eq!(
         subject(&rosa),
@@ -300,15 +248,7 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
     assert!(text.contains(&format!("CHG-{third:06}")), "{text}");
 
     // The webhook, signed, with the request.
-    let events = site.webhook.wait_for(3);
-    for event in &events {
-        verify(event);
-    }
-    let body = events
-        .iter()
-        .map(|event| event.json())
-        .find(|body| body["lead"]["id"] == first)
-        .unwrap();
+    let body = signed_event(&site.webhook, 3, first);
     assert_eq!(body["lead"]["source"], "change");
     assert_eq!(body["lead"]["request"]["vin"], "1M8GDM9AXKP042788");
     assert_eq!(body["lead"]["request"]["change_kind"], "add_vehicle");
@@ -329,4 +269,26 @@ fn change_requests_are_stored_mailed_confirmed_and_exported() {
             .keys()
             .any(|column| column.contains("license_number"))
     );
+}
+
+fn add_vehicle() -> Value {
+    json!({
+        "name": "Rosa Diaz",
+        "insured_name": "Diaz Hauling LLC",
+        "phone": "(214) 555-0199",
+        "email": "rosa@example.com",
+        "policy_number": "TX-CA-123456-01",
+        "change_kind": "add_vehicle",
+        "effective_date": "2026-03-16",
+        "vehicle_year": "2021",
+        "vehicle_make": "Freightliner",
+        "vehicle_model": "Cascadia",
+        "vin": "1m8gdm9axkp042788",
+        "stated_value": "85000",
+        "garaging_zip": "75201",
+        "change_details": "Financed through First Bank",
+        // Another kind's section, filled in before the person changed their mind, and a field no form has.
+        "driver_name": "Luis Ortiz",
+        "license_number": "12345678",
+    })
 }

@@ -429,15 +429,7 @@ fn report_speed_to_lead_and_funnel_are_exact_in_business_minutes() {
             ("TRUCKINS_MAIL_FROM", "leads@agency.example"),
         ],
     ));
-    let connection = rusqlite::Connection::open(&database).unwrap();
-    let payload: String = connection
-        .query_row(
-            "SELECT payload FROM deliveries WHERE kind = 'report'",
-            [],
-            |row| row.get(0),
-        )
-        .unwrap();
-    let mail: Value = serde_json::from_str(&payload).unwrap();
+    let mail = crate::common::queued_report(&database);
     let (text, html) = (
         mail["text"].as_str().unwrap(),
         mail["html"].as_str().unwrap(),

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use crate::analytics::set_day as write_clock;
 use crate::common::process::{Http, Reply, TempDir, free_port};
-use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_until};
-use crate::notify::{cli, env, lead, plain_smtp, post, quote, serve, verify};
+use crate::notify::support::{Smtp, SmtpOptions, part, wait_until};
+use crate::notify::{agency, cli, env, lead, plain_smtp, post, quote, serve, verify};
 
 /// The links of an agency e-mail's plain-text part: (status label, path and query).
 pub(crate) fn links_in(mail: &Value) -> Vec<(String, String)> {
@@ -42,16 +42,9 @@ pub(crate) fn get(port: u16, path: &str) -> Reply {
     Http::connect(port).unwrap().get(path, &[]).unwrap()
 }
 
+/// The page's button pressed: an empty form posted to it.
 pub(crate) fn confirm(port: u16, path: &str) -> Reply {
-    Http::connect(port)
-        .unwrap()
-        .send(
-            "POST",
-            path,
-            &[("Content-Type", "application/x-www-form-urlencoded")],
-            Some(b""),
-        )
-        .unwrap()
+    crate::claims::post_form(port, path, &[])
 }
 
 /// The lead's status, from `leads export`.
@@ -81,14 +74,9 @@ fn assert_private_page(reply: &Reply) {
 
 #[test]
 fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
-    let dir = TempDir::new("status-links");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(&database, "status-links", &env, &[]);
-    let id = lead(server.port, "maria@lopez.example", "links-1");
-    let mails = smtp.wait_for_mails(1);
+    let site = agency("status-links", "status-links", &[]);
+    let id = lead(site.server.port, "maria@lopez.example", "links-1");
+    let mails = site.smtp.wait_for_mails(1);
     let offered: Vec<String> = links_in(&mails[0])
         .into_iter()
         .map(|(label, _)| label)
@@ -100,8 +88,8 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
     assert!(part(&mails[0], "text/plain").contains(&format!("https://www.example.com{contacted}")));
     // The secret is kept in the leads database (so the replica and backups carry it), not beside it, and never
     // printed.
-    assert!(!dir.path().join("leads.db.link-key").exists());
-    let key: String = rusqlite::Connection::open(&database)
+    assert!(!site.dir.path().join("leads.db.link-key").exists());
+    let key: String = rusqlite::Connection::open(&site.database)
         .unwrap()
         .query_row(
             "SELECT value FROM installation_keys WHERE name = 'status_links'",
@@ -111,11 +99,12 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         .unwrap();
     assert_eq!(key.len(), 64);
     assert!(
-        !server.stdout_text().contains(key.trim()) && !server.stderr_text().contains(key.trim())
+        !site.server.stdout_text().contains(key.trim())
+            && !site.server.stderr_text().contains(key.trim())
     );
 
     // A GET (a mail scanner, a preview) shows the lead and a button, and changes nothing.
-    let page = get(server.port, &contacted);
+    let page = get(site.server.port, &contacted);
     assert_eq!(page.status, 200, "{}", page.text());
     assert_private_page(&page);
     let text = page.text();
@@ -129,10 +118,10 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
     ] {
         assert!(text.contains(shown), "{shown:?} in {text}");
     }
-    assert_eq!(status_of(dir.path(), &database, id), "new");
+    assert_eq!(status_of(site.dir.path(), &site.database, id), "new");
 
     // The POST makes the change, keeps it in the history and tells the webhook.
-    let done = confirm(server.port, &contacted);
+    let done = confirm(site.server.port, &contacted);
     assert_eq!(done.status, 200, "{}", done.text());
     assert_private_page(&done);
     assert!(
@@ -140,10 +129,10 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         "{}",
         done.text()
     );
-    assert_eq!(status_of(dir.path(), &database, id), "contacted");
+    assert_eq!(status_of(site.dir.path(), &site.database, id), "contacted");
     let (ok, shown) = cli(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "show", &id.to_string()],
         &[],
     );
@@ -158,7 +147,7 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         "{shown}"
     );
     let events = wait_until("the webhook's lead.status event", || {
-        let received = receiver.received();
+        let received = site.receiver.received();
         let events: Vec<_> = received
             .into_iter()
             .filter(|r| r.json()["event"] == "lead.status")
@@ -178,7 +167,7 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
     );
 
     // The same link again, by POST or GET: nothing changes, and the page says when it was used.
-    let again = confirm(server.port, &contacted);
+    let again = confirm(site.server.port, &contacted);
     assert_eq!(again.status, 200);
     assert!(
         again.text().contains("This link was already used"),
@@ -186,28 +175,28 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         again.text()
     );
     assert!(
-        get(server.port, &contacted)
+        get(site.server.port, &contacted)
             .text()
             .contains("This link was already used")
     );
     // Another status's link still works; then the lead is where it was put.
     let won = link_for(&mails[0], "Won");
     assert!(
-        confirm(server.port, &won)
+        confirm(site.server.port, &won)
             .text()
             .contains("moved from Contacted to Won")
     );
-    assert_eq!(status_of(dir.path(), &database, id), "won");
+    assert_eq!(status_of(site.dir.path(), &site.database, id), "won");
     let (_, shown) = cli(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "show", &id.to_string()],
         &[],
     );
     assert!(shown.contains("contacted -> won"), "{shown}");
 
     // Refused, whatever is changed: the signature, the lead, the status; a link cut short.
-    let other = lead(server.port, "other@lopez.example", "links-2");
+    let other = lead(site.server.port, "other@lopez.example", "links-2");
     let last = contacted.chars().last().unwrap();
     let flipped = format!(
         "{}{}",
@@ -227,7 +216,10 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
         &cut,
         &"/lead-status/x/contacted".to_string(),
     ] {
-        for reply in [get(server.port, refused), confirm(server.port, refused)] {
+        for reply in [
+            get(site.server.port, refused),
+            confirm(site.server.port, refused),
+        ] {
             assert_eq!(reply.status, 404, "{refused}: {}", reply.text());
             assert_private_page(&reply);
             assert!(
@@ -237,14 +229,14 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
             );
         }
     }
-    assert_eq!(status_of(dir.path(), &database, other), "new");
+    assert_eq!(status_of(site.dir.path(), &site.database, other), "new");
 
     // A Spanish lead's page is in English: the agency's staff read it.
     let mut spanish = quote("ana@lopez.example", "links-es");
     spanish["locale"] = json!("es");
-    let reply = post(server.port, "/api/leads/quote", &spanish);
+    let reply = post(site.server.port, "/api/leads/quote", &spanish);
     assert_eq!(reply.status, 201, "{}", reply.text());
-    let mails = smtp.wait_for_mails(3);
+    let mails = site.smtp.wait_for_mails(3);
     let spanish_mail = mails
         .iter()
         .find(|mail| {
@@ -253,12 +245,12 @@ fn a_link_in_the_agency_e_mail_shows_on_get_changes_on_post_and_only_once() {
                 .is_some_and(|s| s.starts_with("[ES]"))
         })
         .expect("the Spanish lead's e-mail");
-    let page = get(server.port, &link_for(spanish_mail, "Quoted")).text();
+    let page = get(site.server.port, &link_for(spanish_mail, "Quoted")).text();
     assert!(
         page.contains("<html lang=\"en\">") && page.contains("Mark as Quoted?"),
         "{page}"
     );
-    drop(server);
+    drop(site.server);
 }
 
 #[test]
@@ -343,20 +335,10 @@ fn look_at(clock: &Path, port: u16, time: &str) {
 }
 
 fn reminders(database: &Path) -> Vec<(i64, String)> {
-    let connection =
-        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    connection
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
-    let mut statement = connection
-        .prepare("SELECT lead_id, state FROM deliveries WHERE kind = 'reminder' ORDER BY id")
-        .unwrap();
-    statement
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    crate::notify::support::rows(
+        database,
+        "SELECT lead_id, state FROM deliveries WHERE kind = 'reminder' ORDER BY id",
+    )
 }
 
 #[test]

@@ -12,20 +12,14 @@ use std::path::Path;
 
 use rocket::http::Status;
 
-use crate::common::process::{TempDir, free_port};
-use crate::notify::support::{Answer, Receiver, Smtp, SmtpOptions, wait_until};
-use crate::notify::{env, lead, plain_smtp, serve};
+use crate::notify::support::wait_until;
+use crate::notify::{agency, lead};
 use crate::status_links::{confirm, get, link_for, status_of};
 
 /// The `lead.status` deliveries queued for `id`, from the database (queued in the change's own transaction, so
 /// a change answered is a delivery already there).
 fn status_deliveries(database: &Path, id: i64) -> i64 {
-    let connection =
-        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    connection
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
+    let connection = crate::notify::support::read_only(database);
     connection
         .query_row(
             "SELECT COUNT(*) FROM deliveries WHERE kind = 'status' AND lead_id = ?1",
@@ -85,38 +79,36 @@ fn tracked(link: &str) -> Vec<String> {
 
 #[test]
 fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
-    let dir = TempDir::new("status-spellings");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(&database, "status-spellings", &env, &[]);
-    let id = lead(server.port, "maria@lopez.example", "spellings-1");
-    let mails = smtp.wait_for_mails(1);
+    let site = agency("status-spellings", "status-spellings", &[]);
+    let id = lead(site.server.port, "maria@lopez.example", "spellings-1");
+    let mails = site.smtp.wait_for_mails(1);
     let contacted = link_for(&mails[0], "Contacted");
     let won = link_for(&mails[0], "Won");
 
     // Used as sent, then the lead moved on by another link, opened through a mail provider's click tracking (a
     // parameter added): a replay of the first would move it back.
     assert!(
-        confirm(server.port, &contacted)
+        confirm(site.server.port, &contacted)
             .text()
             .contains("moved from New to Contacted")
     );
     let won_tracked = &tracked(&won)[0];
-    let shown = get(server.port, won_tracked);
+    let shown = get(site.server.port, won_tracked);
     assert_eq!(shown.status, 200, "{won_tracked}: {}", shown.text());
     assert!(
-        confirm(server.port, won_tracked)
+        confirm(site.server.port, won_tracked)
             .text()
             .contains("moved from Contacted to Won")
     );
-    assert_eq!(status_deliveries(&database, id), 2);
+    assert_eq!(status_deliveries(&site.database, id), 2);
 
     let spellings = respellings(&contacted);
     assert_eq!(spellings.len(), 8);
     for spelled in &spellings {
-        for reply in [get(server.port, spelled), confirm(server.port, spelled)] {
+        for reply in [
+            get(site.server.port, spelled),
+            confirm(site.server.port, spelled),
+        ] {
             assert_eq!(reply.status, 404, "{spelled}: {}", reply.text());
             assert!(
                 reply.text().contains("This link is not valid"),
@@ -125,15 +117,18 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
             );
         }
     }
-    assert_eq!(status_of(dir.path(), &database, id), "won");
+    assert_eq!(status_of(site.dir.path(), &site.database, id), "won");
     assert_eq!(
-        status_deliveries(&database, id),
+        status_deliveries(&site.database, id),
         2,
         "no further lead.status event"
     );
     // As sent, and as click tracking hands it on, the link is still known as used.
     for spelled in [vec![contacted.clone()], tracked(&contacted)].concat() {
-        for reply in [get(server.port, &spelled), confirm(server.port, &spelled)] {
+        for reply in [
+            get(site.server.port, &spelled),
+            confirm(site.server.port, &spelled),
+        ] {
             assert_eq!(reply.status, 200, "{spelled}: {}", reply.text());
             assert!(
                 reply.text().contains("This link was already used"),
@@ -142,11 +137,12 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
             );
         }
     }
-    assert_eq!(status_of(dir.path(), &database, id), "won");
-    assert_eq!(status_deliveries(&database, id), 2);
+    assert_eq!(status_of(site.dir.path(), &site.database, id), "won");
+    assert_eq!(status_deliveries(&site.database, id), 2);
     // The webhook got the two changes, and nothing more was queued for it.
     let events = wait_until("the two lead.status events", || {
-        let events: Vec<_> = receiver
+        let events: Vec<_> = site
+            .receiver
             .received()
             .into_iter()
             .filter(|r| r.json()["event"] == "lead.status")
@@ -158,7 +154,7 @@ fn status_link_spelled_otherwise_is_refused_and_replays_nothing() {
     let mut events = events;
     events.sort();
     assert_eq!(events, ["contacted", "won"]);
-    drop(server);
+    drop(site.server);
 }
 
 #[test]

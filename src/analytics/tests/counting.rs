@@ -67,9 +67,7 @@ fn rows(pool: &DbPool) -> Vec<(String, i64, String, i64)> {
         .prepare("SELECT day, visitor, path, views FROM analytics_visits ORDER BY day, path")
         .unwrap();
     statement
-        .query_map([], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-        })
+        .query_map([], |row| row.try_into())
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
@@ -90,30 +88,19 @@ fn analytics_batches_are_written_within_the_interval_with_a_new_salt_each_day() 
     // Days within the 90 kept row by row (older ones would be folded into daily totals at once).
     let today = crate::clock::today();
     let yesterday = today.previous_day().unwrap();
-    collector.note(
-        Kind::View,
-        yesterday,
-        ip,
-        &headers(PHONE),
-        "index.html",
-        "utm_source=x",
-    );
-    collector.note(
-        Kind::View,
-        yesterday,
-        ip,
-        &headers(PHONE),
-        "index.html",
-        "utm_source=x",
-    );
-    collector.note(
-        Kind::View,
-        today,
-        ip,
-        &headers(PHONE),
-        "index.html",
-        "utm_source=x",
-    );
+    let view = |day| {
+        collector.note(
+            Kind::View,
+            day,
+            ip,
+            &headers(PHONE),
+            "index.html",
+            "utm_source=x",
+        )
+    };
+    view(yesterday);
+    view(yesterday);
+    view(today);
     // Written by the thread on its own, without a stop: wait for it.
     let deadline = Instant::now() + Duration::from_secs(10);
     while rows(&pool).len() < 2 {

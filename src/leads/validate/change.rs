@@ -13,7 +13,9 @@ use time::Date;
 
 use super::claim::{optional_choice, policy_number, required, required_phone, us_state};
 use super::coi::multiline;
-use super::{FieldErrors, RawFields, check, email, is_combining_mark, length, name, sanitize};
+use super::{
+    FieldErrors, RawFields, check, email, is_combining_mark, length, name, sanitize, text,
+};
 use crate::store::Request;
 
 /// A change request as stored: the lead's shared columns and the form's own fields.
@@ -30,11 +32,7 @@ pub fn change(fields: &RawFields, today: Date) -> Result<ChangeLead, FieldErrors
     let today = calendar_date(today);
     let mut errors = FieldErrors::new();
     let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
-    let insured = check(
-        &mut errors,
-        &rules::INSURED_NAME,
-        length(&rules::INSURED_NAME, sanitize(fields.get("insured_name"))),
-    );
+    let insured = text(&mut errors, fields, &rules::INSURED_NAME);
     let phone = check(
         &mut errors,
         &rules::SERVICE_PHONE,

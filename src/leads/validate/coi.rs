@@ -2,12 +2,10 @@
 //! when it is needed. The date is checked against the agency's today, which the caller passes in (see
 //! [`crate::clock::local_today`]) so that the rule can be tested on any day.
 
-use contract::forms as rules;
+use contract::forms::{self as rules, Field};
 use time::Date;
 
-use super::{
-    FieldErrors, RawFields, check, dot_number, email, length, name, optional_phone, sanitize,
-};
+use super::{FieldErrors, RawFields, check, dot_number, length, person, sanitize, text};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoiLead {
@@ -27,39 +25,15 @@ pub struct CoiLead {
 
 pub fn coi(fields: &RawFields, today: Date) -> Result<CoiLead, FieldErrors> {
     let mut errors = FieldErrors::new();
-    let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
-    let email = check(&mut errors, &rules::EMAIL, email(fields.get("email")));
-    let phone = check(
-        &mut errors,
-        &rules::PHONE,
-        optional_phone(fields.get("phone")),
-    );
-    let insured_name = check(
-        &mut errors,
-        &rules::INSURED_NAME,
-        length(&rules::INSURED_NAME, sanitize(fields.get("insured_name"))),
-    );
+    let (name, email, phone) = person(&mut errors, fields);
+    let insured_name = text(&mut errors, fields, &rules::INSURED_NAME);
     let dot = check(
         &mut errors,
         &rules::DOT_NUMBER,
         dot_number(fields.get("dot_number")),
     );
-    let holder = check(
-        &mut errors,
-        &rules::CERTIFICATE_HOLDER,
-        length(
-            &rules::CERTIFICATE_HOLDER,
-            sanitize(fields.get("certificate_holder")),
-        ),
-    );
-    let address = check(
-        &mut errors,
-        &rules::HOLDER_ADDRESS,
-        length(
-            &rules::HOLDER_ADDRESS,
-            multiline(fields.get("holder_address")),
-        ),
-    );
+    let holder = text(&mut errors, fields, &rules::CERTIFICATE_HOLDER);
+    let address = lines(&mut errors, fields, &rules::HOLDER_ADDRESS);
     let additional = check(
         &mut errors,
         &rules::ADDITIONAL_INSURED,
@@ -78,11 +52,7 @@ pub fn coi(fields: &RawFields, today: Date) -> Result<CoiLead, FieldErrors> {
         &rules::NEEDED_BY,
         not_before(&rules::NEEDED_BY, fields.get("needed_by"), today),
     );
-    let notes = check(
-        &mut errors,
-        &rules::NOTES,
-        length(&rules::NOTES, multiline(fields.get("notes"))),
-    );
+    let notes = lines(&mut errors, fields, &rules::NOTES);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -101,6 +71,15 @@ pub fn coi(fields: &RawFields, today: Date) -> Result<CoiLead, FieldErrors> {
         needed_by: needed_by.map(|date| date.to_string()).unwrap_or_default(),
         notes: (!notes.is_empty()).then_some(notes),
     })
+}
+
+/// A text of several lines, cleaned as one ([`multiline`]) and held to its length.
+fn lines(errors: &mut FieldErrors, fields: &RawFields, field: &Field) -> Option<String> {
+    check(
+        errors,
+        field,
+        length(field, multiline(fields.get(field.name))),
+    )
 }
 
 /// Text that may span lines (an address, notes): each line sanitised like a one-line field, line breaks kept.

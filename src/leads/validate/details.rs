@@ -5,7 +5,7 @@ use contract::forms::Field;
 use contract::forms::details::{self as rules, COMMODITIES_CHOICES, US_STATES};
 
 use super::coi::{date, flag};
-use super::{FieldErrors, RawFields, check, length, sanitize};
+use super::{FieldErrors, RawFields, check, text};
 
 pub use crate::store::details::Details;
 
@@ -30,14 +30,7 @@ pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
         commodities(fields.get("commodities")),
     )
     .flatten();
-    let other = check(
-        &mut errors,
-        &rules::COMMODITIES_OTHER,
-        length(
-            &rules::COMMODITIES_OTHER,
-            sanitize(fields.get("commodities_other")),
-        ),
-    );
+    let other = text(&mut errors, fields, &rules::COMMODITIES_OTHER);
     let other = other.filter(|text| !text.is_empty());
     let chose_other = commodities
         .as_deref()
@@ -57,14 +50,7 @@ pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
     let power_units = number(&mut errors, &rules::POWER_UNITS, fields);
     let trailers = number(&mut errors, &rules::TRAILERS, fields);
     let drivers = number(&mut errors, &rules::DRIVERS, fields);
-    let insurer = check(
-        &mut errors,
-        &rules::CURRENT_INSURER,
-        length(
-            &rules::CURRENT_INSURER,
-            sanitize(fields.get("current_insurer")),
-        ),
-    );
+    let insurer = text(&mut errors, fields, &rules::CURRENT_INSURER);
     let expiration = optional_date(&mut errors, &rules::POLICY_EXPIRATION, fields);
     let effective = optional_date(&mut errors, &rules::EFFECTIVE_DATE, fields);
     let claims = number(&mut errors, &rules::CLAIMS_3Y, fields);

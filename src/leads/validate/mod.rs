@@ -72,18 +72,8 @@ pub struct ContactLead {
 
 pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
     let mut errors = FieldErrors::new();
-    let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
-    let email = check(&mut errors, &rules::EMAIL, email(fields.get("email")));
-    let phone = check(
-        &mut errors,
-        &rules::PHONE,
-        optional_phone(fields.get("phone")),
-    );
-    let company = check(
-        &mut errors,
-        &rules::COMPANY,
-        length(&rules::COMPANY, sanitize(fields.get("company"))),
-    );
+    let (name, email, phone) = person(&mut errors, fields);
+    let company = text(&mut errors, fields, &rules::COMPANY);
     let insurance_type = fields.get("insurance_type").trim();
     if !is_insurance_type(insurance_type) {
         let rule = &rules::INSURANCE_TYPE;
@@ -123,11 +113,7 @@ pub fn contact(fields: &RawFields) -> Result<ContactLead, FieldErrors> {
     let mut errors = FieldErrors::new();
     let name = check(&mut errors, &rules::NAME, name(fields.get("name")));
     let email = check(&mut errors, &rules::EMAIL, email(fields.get("email")));
-    let subject = check(
-        &mut errors,
-        &rules::SUBJECT,
-        length(&rules::SUBJECT, sanitize(fields.get("subject"))),
-    );
+    let subject = text(&mut errors, fields, &rules::SUBJECT);
     // Line breaks and tabs are kept in a message; other control characters are not.
     let message: String = fields
         .get("message")
@@ -199,6 +185,26 @@ fn check<T>(errors: &mut FieldErrors, field: &Field, result: Result<T, &'static 
     result
         .map_err(|message| errors.insert(field.name, message))
         .ok()
+}
+
+/// The name, e-mail address and (optional) phone number of the person a form is from.
+fn person(
+    errors: &mut FieldErrors,
+    fields: &RawFields,
+) -> (Option<String>, Option<String>, Option<Option<String>>) {
+    let name = check(errors, &rules::NAME, name(fields.get("name")));
+    let email = check(errors, &rules::EMAIL, email(fields.get("email")));
+    let phone = check(errors, &rules::PHONE, optional_phone(fields.get("phone")));
+    (name, email, phone)
+}
+
+/// A one-line text field, sanitised and held to its length.
+fn text(errors: &mut FieldErrors, fields: &RawFields, field: &Field) -> Option<String> {
+    check(
+        errors,
+        field,
+        length(field, sanitize(fields.get(field.name))),
+    )
 }
 
 /// Spec: 2 to 100 characters of letters, spaces, hyphens and apostrophes; stored sanitised.

@@ -6,7 +6,7 @@ use lettre::Message;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, SinglePart};
 
-use super::{agency, domain, is_quote, type_label_in};
+use super::{agency, domain, is_quote, lower_first, type_label_in};
 use crate::store::{Lead, Source};
 
 /// The confirmation's words in one language. `{what}`, `{phone}`, `{brand}` and `{opt_out}` are filled in.
@@ -213,15 +213,6 @@ fn service_text(lead: &Lead) -> String {
         .replace("{phone}", phone)
         .replace("{brand}", brand)
         .replace("{opt_out}", &opt_out_address(locale))
-}
-
-/// `Add a vehicle` -> `add a vehicle`, `Agregar un vehículo` -> `agregar un vehículo`.
-fn lower_first(label: &str) -> String {
-    let mut chars = label.chars();
-    chars
-        .next()
-        .map(|first| first.to_lowercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// The visitor's confirmation, in the lead's language.

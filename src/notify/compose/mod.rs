@@ -5,7 +5,7 @@
 
 use lettre::Message;
 use lettre::message::header::ContentType;
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Mailbox, MessageBuilder, MultiPart, SinglePart};
 use serde_json::json;
 
 use crate::text::escape_html;
@@ -116,8 +116,8 @@ pub fn subject(lead: &Lead) -> String {
     }
 }
 
-/// `Add a vehicle` -> `add a vehicle`, for a label inside a sentence.
-fn lower_first(label: &str) -> String {
+/// `Add a vehicle` -> `add a vehicle`, `Agregar un vehículo` -> `agregar un vehículo`: a label inside a sentence.
+pub(super) fn lower_first(label: &str) -> String {
     let mut chars = label.chars();
     chars
         .next()
@@ -367,13 +367,7 @@ pub fn agency_message(
     from: &Mailbox,
     to: &[Mailbox],
 ) -> Result<Message, String> {
-    let mut builder = Message::builder()
-        .from(from.clone())
-        .subject(header_text(&agency_subject(lead, kind)))
-        .message_id(Some(format!("<{key}@{}>", domain(from))));
-    for recipient in to {
-        builder = builder.to(recipient.clone());
-    }
+    let mut builder = to_the_agency(&agency_subject(lead, kind), Some(key), from, to);
     match lead.email.parse() {
         Ok(address) => {
             builder = builder.reply_to(Mailbox::new(
@@ -394,15 +388,24 @@ pub fn agency_message(
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
 
-/// `truckins notify test`'s e-mail.
-pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
+/// An e-mail to the agency: from its address, to every `notify_to`, titled, and for a delivery a Message-ID made of
+/// its key (the same on every attempt).
+fn to_the_agency(title: &str, key: Option<&str>, from: &Mailbox, to: &[Mailbox]) -> MessageBuilder {
     let mut builder = Message::builder()
         .from(from.clone())
-        .subject("truckins: test of the lead notifications");
+        .subject(header_text(title));
+    if let Some(key) = key {
+        builder = builder.message_id(Some(format!("<{key}@{}>", domain(from))));
+    }
     for recipient in to {
         builder = builder.to(recipient.clone());
     }
     builder
+}
+
+/// `truckins notify test`'s e-mail.
+pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
+    to_the_agency("truckins: test of the lead notifications", None, from, to)
         .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(
             "This is a test sent by `truckins notify test` with the server's settings. New leads will be sent to \
              this address like this.\n"

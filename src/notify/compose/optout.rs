@@ -5,7 +5,7 @@
 use lettre::Message;
 use lettre::message::{Mailbox, MultiPart};
 
-use super::{domain, escape_html, header_text, one_line};
+use super::{escape_html, one_line, to_the_agency};
 use crate::consent::revocations::OptOutNews;
 use crate::store::Via;
 use crate::text::us_phone;
@@ -150,14 +150,7 @@ pub fn message(
     from: &Mailbox,
     to: &[Mailbox],
 ) -> Result<Message, String> {
-    let mut builder = Message::builder()
-        .from(from.clone())
-        .subject(header_text(&subject(payload)))
-        .message_id(Some(format!("<{key}@{}>", domain(from))));
-    for recipient in to {
-        builder = builder.to(recipient.clone());
-    }
-    builder
+    to_the_agency(&subject(payload), Some(key), from, to)
         .multipart(MultiPart::alternative_plain_html(
             text(payload),
             html(payload),

@@ -5,19 +5,41 @@
 use super::*;
 use crate::store::{Lead, Source, Status, Stored};
 
-#[test]
-fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
-    let dir = std::env::temp_dir().join(format!("truckins-outbox-report-{}", std::process::id()));
+/// A folder of the test's own for a leads file (`truckins-outbox-<name>-<pid>` in the temporary folder), emptied.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("truckins-outbox-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = store::open(&dir.join("leads.db"), 1).unwrap();
-    let lead = Lead {
-        source: Source::Quote,
+    dir
+}
+
+/// Dana's new lead from the form of `source`, made now.
+fn dana(source: Source) -> Lead {
+    Lead {
+        source,
         status: Status::New,
         created_at: store::now(),
         name: "Dana".into(),
         email: "dana@example.com".into(),
         ..Lead::default()
-    };
+    }
+}
+
+/// The steps of the plan SQLite makes for `sql` with `arguments`, as `EXPLAIN QUERY PLAN` words them.
+fn query_plan(connection: &Connection, sql: &str, arguments: impl rusqlite::Params) -> Vec<String> {
+    connection
+        .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .unwrap()
+        .query_map(arguments, |row| row.get::<_, String>(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
+    let dir = fresh_dir("report");
+    let pool = store::open(&dir.join("leads.db"), 1).unwrap();
+    let lead = dana(Source::Quote);
     let stored = store::insert_with(
         &pool,
         &lead,
@@ -81,18 +103,10 @@ fn a_report_is_due_on_the_e_mail_lane_only_and_a_lead_as_before() {
 
 #[test]
 fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_failed() {
-    let dir = std::env::temp_dir().join(format!("truckins-outbox-off-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("off");
     let database = dir.join("leads.db");
     let pool = store::open(&database, 1).unwrap();
-    let lead = Lead {
-        source: Source::Quote,
-        status: Status::New,
-        created_at: store::now(),
-        name: "Dana".into(),
-        email: "dana@example.com".into(),
-        ..Lead::default()
-    };
+    let lead = dana(Source::Quote);
     store::insert_with(
         &pool,
         &lead,
@@ -138,8 +152,7 @@ fn deliveries_of_channels_turned_off_are_counted_without_writing_then_marked_fai
 /// on the migrated schema, and the answers).
 #[test]
 fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
-    let dir = std::env::temp_dir().join(format!("truckins-outbox-plans-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("plans");
     let pool = store::open(&dir.join("leads.db"), 1).unwrap();
     let connection = pool.get().unwrap();
     for channel in ["email", "webhook", "autoreply"] {
@@ -147,14 +160,7 @@ fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
             (DUE_SQL, params![channel, 0, 10]),
             (NEXT_DUE_SQL, params![channel, 0]),
         ] {
-            let mut statement = connection
-                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .unwrap();
-            let plan: Vec<String> = statement
-                .query_map(arguments, |row| row.get::<_, String>(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let plan = query_plan(&connection, sql, arguments);
             assert_eq!(
                 plan,
                 ["SEARCH deliveries USING INDEX deliveries_pending (next_attempt_ms<?)"],
@@ -187,17 +193,10 @@ fn a_lane_reads_the_pending_index_by_time_and_no_further_than_it_needs() {
 /// not yet due, it waits for its own time; the client's confirmation is not urgent; its own index is used.
 #[test]
 fn urgent_deliveries_go_first_whenever_the_lane_sends() {
-    let dir = std::env::temp_dir().join(format!("truckins-outbox-urgent-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("urgent");
     let pool = store::open(&dir.join("leads.db"), 1).unwrap();
     let store_lead = |source: Source| {
-        let lead = Lead {
-            source,
-            created_at: store::now(),
-            name: "Dana".into(),
-            email: "dana@example.com".into(),
-            ..Lead::default()
-        };
+        let lead = dana(source);
         let urgent = source == Source::Claim;
         match store::insert_with(
             &pool,
@@ -212,52 +211,47 @@ fn urgent_deliveries_go_first_whenever_the_lane_sends() {
     let quote = store_lead(Source::Quote);
     let claim = store_lead(Source::Claim);
     let connection = pool.get().unwrap();
-    let ids = |due: Vec<Due>| -> Vec<(i64, bool)> {
-        due.iter()
+    let now = now_ms() + 1;
+    // What the lane takes at `now`: each lead's id and whether it is urgent.
+    let due = |channel: Channel| -> Vec<(i64, bool)> {
+        due_urgent_first(&connection, channel, now, 10)
+            .unwrap()
+            .iter()
             .map(|d| (d.lead().map_or(0, |l| l.id), d.urgent))
             .collect()
     };
-    let now = now_ms() + 1;
-    assert_eq!(
-        ids(due_urgent_first(&connection, Channel::Email, now, 10).unwrap()),
-        [(claim, true), (quote, false)]
-    );
-    // The claim's retry is later than the quote's: still first when the quote is due.
-    connection
-        .execute(
-            "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
-            params![now + 60_000, claim],
-        )
-        .unwrap();
-    assert_eq!(
-        ids(due_urgent_first(&connection, Channel::Webhook, now, 10).unwrap()),
-        [(claim, true), (quote, false)]
-    );
-    // With nothing else due, it keeps its own time.
-    connection
-        .execute(
-            "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
-            params![now + 60_000, quote],
-        )
-        .unwrap();
-    assert!(
-        due_urgent_first(&connection, Channel::Email, now, 10)
+    let retry_later = |lead: i64| {
+        connection
+            .execute(
+                "UPDATE deliveries SET next_attempt_ms = ?1 WHERE lead_id = ?2",
+                params![now + 60_000, lead],
+            )
             .unwrap()
-            .is_empty()
-    );
-    let plan: Vec<String> = connection
-        .prepare(&format!("EXPLAIN QUERY PLAN {URGENT_SQL}"))
-        .unwrap()
-        .query_map(params!["email", 0, 10], |row| row.get::<_, String>(3))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    };
+    assert_eq!(due(Channel::Email), [(claim, true), (quote, false)]);
+    // The claim's retry is later than the quote's: still first when the quote is due.
+    retry_later(claim);
+    assert_eq!(due(Channel::Webhook), [(claim, true), (quote, false)]);
+    // With nothing else due, it keeps its own time.
+    retry_later(quote);
+    assert!(due(Channel::Email).is_empty());
+    let plan = query_plan(&connection, URGENT_SQL, params!["email", 0, 10]);
     assert_eq!(
         plan,
         ["SEARCH deliveries USING INDEX deliveries_urgent (next_attempt_ms<?)"]
     );
     drop(connection);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bytes this process has written so far (`wchar` of `/proc/self/io`; 0 where there is none), for the
+/// measurements below.
+fn written_bytes() -> f64 {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    io.lines()
+        .find_map(|line| line.strip_prefix("wchar: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// The quote the measurements below store, one per thread and number.
@@ -307,19 +301,8 @@ fn outbox_cost_per_lead() {
         let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
         seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
-    fn written_bytes() -> f64 {
-        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
-        io.lines()
-            .find_map(|line| line.strip_prefix("wchar: "))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0.0)
-    }
     let run = |label: &str, round: usize, channels: &'static [Channel]| -> (f64, f64, f64) {
-        let dir = std::env::temp_dir().join(format!(
-            "truckins-outbox-cost-{label}-{round}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = fresh_dir(&format!("cost-{label}-{round}"));
         let pool = store::open(&dir.join("leads.db"), threads as u32).unwrap();
         let consent = "I agree to be contacted about my quote by phone, text or e-mail. ".repeat(8);
         let (started, cpu, written) = (std::time::Instant::now(), cpu_seconds(), written_bytes());
@@ -393,13 +376,6 @@ fn outbox_cost_per_lead() {
 fn secure_delete_cost_per_lead() {
     const THREADS: usize = 16;
     const PER_THREAD: usize = 1_000;
-    fn written_bytes() -> f64 {
-        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
-        io.lines()
-            .find_map(|line| line.strip_prefix("wchar: "))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0.0)
-    }
     let run = |secure: bool, round: usize| -> (f64, f64, f64) {
         let dir = std::env::temp_dir().join(format!(
             "truckins-secure-delete-{secure}-{round}-{}",
@@ -488,8 +464,7 @@ fn secure_delete_cost_per_lead() {
 
 #[test]
 fn the_first_copies_waited_for_are_read_by_lead_however_long_the_backlog_and_only_when_due() {
-    let dir = std::env::temp_dir().join(format!("truckins-outbox-awaited-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("awaited");
     let pool = store::open(&dir.join("leads.db"), 1).unwrap();
     let mut ids = Vec::new();
     for n in 0..80 {
@@ -545,13 +520,7 @@ fn the_first_copies_waited_for_are_read_by_lead_however_long_the_backlog_and_onl
             .is_empty()
     );
     // Read through the lead's own index, not the whole table.
-    let plan: Vec<String> = connection
-        .prepare(&format!("EXPLAIN QUERY PLAN {AWAITED_SQL}"))
-        .unwrap()
-        .query_map(params!["email", "[1]", now], |row| row.get::<_, String>(3))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let plan = query_plan(&connection, AWAITED_SQL, params!["email", "[1]", now]);
     assert!(
         plan.iter()
             .any(|step| step.contains("deliveries_lead_channel")),

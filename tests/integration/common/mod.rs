@@ -174,3 +174,39 @@ pub fn database_migrated_to(path: &std::path::Path, schema: &[&str]) -> rusqlite
     }
     connection
 }
+
+/// A CSV table (RFC 4180, as the csv crate reads it): its header and its rows as header -> cell maps.
+pub fn csv_table<R: std::io::Read>(
+    mut reader: csv::Reader<R>,
+) -> (Vec<String>, Vec<std::collections::HashMap<String, String>>) {
+    let headers: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|record| {
+            headers
+                .iter()
+                .cloned()
+                .zip(record.unwrap().iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (headers, rows)
+}
+
+/// The report e-mail queued in the leads file (the `report` delivery's payload).
+pub fn queued_report(database: &std::path::Path) -> serde_json::Value {
+    let payload: String = rusqlite::Connection::open(database)
+        .unwrap()
+        .query_row(
+            "SELECT payload FROM deliveries WHERE kind = 'report'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    serde_json::from_str(&payload).unwrap()
+}

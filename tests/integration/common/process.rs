@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -86,6 +86,18 @@ pub fn truckins(dir: &Path) -> Command {
     command.current_dir(dir).stdin(Stdio::null());
     without_our_variables(&mut command);
     command
+}
+
+/// Runs `command` to its end and returns what it wrote; fails the test, with its standard error, unless it succeeds.
+pub fn succeeded(command: &mut Command) -> Output {
+    let output = command.output().expect("the binary runs");
+    assert!(
+        output.status.success(),
+        "{:?}: {}",
+        command.get_args().collect::<Vec<_>>(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }
 
 /// Removes every `ROCKET_*` and `TRUCKINS_*` variable of the tests' environment from `command`'s.

@@ -2,23 +2,13 @@
 //! encoded by lettre, so a mail program (here Python's `email` package, as the SMTP server decodes each header)
 //! shows the characters typed, never a decoding into a right-to-left override, a line break or a `Bcc:` line.
 
-use super::support::{Smtp, SmtpOptions};
-use super::{env, plain_smtp, post, quote, serve};
-use crate::common::process::{TempDir, free_port};
+use super::{mailed, post, quote};
 
 const TYPED: &str = "=?utf-8?q?=E2=80=AEdiaS_=0D=0ABcc:_victim@x.com?=";
 
 #[test]
 fn an_encoded_word_typed_by_a_visitor_reaches_the_subject_as_typed() {
-    let dir = TempDir::new("notify-headers");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let server = serve(
-        &database,
-        "serve",
-        &env(Some(&plain_smtp(smtp.port)), None),
-        &[],
-    );
+    let (_dir, _database, smtp, server) = mailed("notify-headers");
     let mut body = quote("eve@example.com", "headers-1");
     body["company"] = serde_json::json!(TYPED);
     let reply = post(server.port, "/api/leads/quote", &body);

@@ -2,31 +2,24 @@
 //! server and webhook receiver: the agency's subject starts with `[ES] ` and its e-mail has the Language row, the
 //! webhook carries `language`, the visitor's confirmation is in Spanish.
 
-use super::support::{Answer, Receiver, Smtp, SmtpOptions, part};
+use super::support::part;
 use super::*;
-use crate::common::process::{TempDir, free_port};
 
 #[test]
 fn a_spanish_lead_reaches_the_agency_marked_and_the_visitor_in_spanish() {
-    let dir = TempDir::new("notify-spanish");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(
-        &database,
+    let site = agency(
+        "notify-spanish",
         "serve",
-        &env,
         &["--ip-limit", "1000", "--autoreply"],
     );
     let mut body = quote("maria@lopez.example", "spanish-1");
     body["locale"] = json!("es");
     // The agency reads the type as its English form names it, the visitor as the Spanish form did.
     body["insurance_type"] = json!("dump");
-    let reply = post(server.port, "/api/leads/quote", &body);
+    let reply = post(site.server.port, "/api/leads/quote", &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
 
-    let mails = smtp.wait_for_mails(2);
+    let mails = site.smtp.wait_for_mails(2);
     let is_autoreply = |mail: &&Value| mail["headers"]["auto-submitted"] == "auto-generated";
     let agency = mails.iter().find(|m| !is_autoreply(m)).unwrap();
     let visitor = mails.iter().find(is_autoreply).unwrap();
@@ -56,7 +49,7 @@ fn a_spanish_lead_reaches_the_agency_marked_and_the_visitor_in_spanish() {
     );
     assert!(!text.contains("Thank you"), "{text}");
 
-    let hook = &receiver.wait_for(1)[0];
+    let hook = &site.receiver.wait_for(1)[0];
     verify(hook);
     assert_eq!(hook.json()["lead"]["language"], "es");
 }

@@ -28,13 +28,14 @@ mod stop;
 pub mod support;
 mod suspected;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::common::process::{Http, Reply, Server, truckins};
+use crate::common::process::{Http, Reply, Server, TempDir, free_port, truckins};
+use support::{Answer, Receiver, Smtp, SmtpOptions};
 
 pub(super) const SECRET: &str = "test-secret-0123456789abcdef";
 pub(super) const PASSWORD: &str = "pa55-w0rd!";
@@ -79,6 +80,47 @@ pub(super) fn serve(database: &Path, label: &str, env: &[(&str, String)], args: 
         args
     });
     Server::start_with_env(database.parent().unwrap(), label, &all, &env)
+}
+
+/// A server that mails a real SMTP server and posts to a webhook answering 204, on a leads file of its own folder.
+pub(super) struct Agency {
+    pub dir: TempDir,
+    pub database: PathBuf,
+    pub smtp: Smtp,
+    pub receiver: Receiver,
+    pub server: Server,
+}
+
+/// A server that mails a real SMTP server (no webhook), in a folder named for `folder`: the folder, the leads file,
+/// the SMTP server and the server, run as [`serve`] runs it with no arguments.
+pub(super) fn mailed(folder: &str) -> (TempDir, PathBuf, Smtp, Server) {
+    let dir = TempDir::new(folder);
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let server = serve(
+        &database,
+        "serve",
+        &env(Some(&plain_smtp(smtp.port)), None),
+        &[],
+    );
+    (dir, database, smtp, server)
+}
+
+/// An [`Agency`] in a folder named for `folder`, its server run as [`serve`] runs it.
+pub(super) fn agency(folder: &str, label: &str, args: &[&str]) -> Agency {
+    let dir = TempDir::new(folder);
+    let database = dir.path().join("leads.db");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let receiver = Receiver::start(&[], Answer::Status(204));
+    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
+    let server = serve(&database, label, &env, args);
+    Agency {
+        dir,
+        database,
+        smtp,
+        receiver,
+        server,
+    }
 }
 
 pub(super) fn quote(email: &str, submission: &str) -> Value {

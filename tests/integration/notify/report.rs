@@ -3,11 +3,12 @@
 //! HTML report and the table as the text part); without the e-mail settings it fails and queues nothing.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::support::{Answer, Receiver, Smtp, SmtpOptions, part, wait_for_delivery, wait_until};
+use super::support::{
+    Answer, Receiver, Smtp, SmtpOptions, part, read_only, rows, wait_for_delivery, wait_until,
+};
 use super::*;
 use crate::common::process::{Http, TempDir, free_port};
 
@@ -28,17 +29,9 @@ fn view(http: &mut Http, path: &str, ip: &str, agent: &str) {
     assert_eq!(reply.status, 200, "{path}");
 }
 
-fn read(database: &Path) -> rusqlite::Connection {
-    let connection =
-        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .expect("the leads file opens");
-    connection.busy_timeout(Duration::from_secs(5)).unwrap();
-    connection
-}
-
 /// Every delivery with all its columns, as text: what "unchanged" is compared on.
 fn all_deliveries(database: &Path) -> Vec<Vec<String>> {
-    let connection = read(database);
+    let connection = read_only(database);
     let mut statement = connection
         .prepare("SELECT * FROM deliveries ORDER BY id")
         .unwrap();
@@ -59,24 +52,15 @@ fn all_deliveries(database: &Path) -> Vec<Vec<String>> {
 
 /// The report deliveries: (id, lead_id, channel, state).
 fn reports(database: &Path) -> Vec<(i64, Option<i64>, String, String)> {
-    let connection = read(database);
-    let mut statement = connection
-        .prepare(
-            "SELECT id, lead_id, channel, state FROM deliveries WHERE kind = 'report' ORDER BY id",
-        )
-        .unwrap();
-    statement
-        .query_map([], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-        })
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    rows(
+        database,
+        "SELECT id, lead_id, channel, state FROM deliveries WHERE kind = 'report' ORDER BY id",
+    )
 }
 
 /// Page views written to the file so far (the server writes its counts every 10 s).
 fn views_written(database: &Path) -> i64 {
-    read(database)
+    read_only(database)
         .query_row(
             "SELECT COALESCE(SUM(views), 0) FROM analytics_visits",
             [],

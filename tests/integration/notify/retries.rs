@@ -67,16 +67,7 @@ fn smtp_down_at_submit_then_back_4xx_then_success_5xx_failed_and_retried() {
     );
 
     smtp.accept();
-    let (ok, said) = cli(
-        dir.path(),
-        &database,
-        &["outbox", "retry", "--all-failed"],
-        &[],
-    );
-    assert!(
-        ok && said.contains("1 failed deliveries are queued again"),
-        "{said}"
-    );
+    retry_the_one_failed(dir.path(), &database);
     wait_for_delivery(&database, refused, "email", "sent after the retry", |d| {
         d.state == "sent"
     });
@@ -326,19 +317,19 @@ fn deliveries_of_a_channel_turned_off_are_failed_at_start_and_can_be_retried() {
         "{off:?}"
     );
     drop(server);
-    let (ok, said) = cli(
-        dir.path(),
-        &database,
-        &["outbox", "retry", "--all-failed"],
-        &[],
-    );
-    assert!(
-        ok && said.contains("1 failed deliveries are queued again"),
-        "{said}"
-    );
+    retry_the_one_failed(dir.path(), &database);
     let again = deliveries(&database)
         .into_iter()
         .find(|d| d.lead_id == id && d.channel == "webhook")
         .unwrap();
     assert_eq!(again.state, "pending", "{again:?}");
+}
+
+/// `outbox retry --all-failed`, which must say it queued one delivery again.
+fn retry_the_one_failed(dir: &Path, database: &Path) {
+    let (ok, said) = cli(dir, database, &["outbox", "retry", "--all-failed"], &[]);
+    assert!(
+        ok && said.contains("1 failed deliveries are queued again"),
+        "{said}"
+    );
 }

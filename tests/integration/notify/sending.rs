@@ -12,15 +12,10 @@ use crate::common::process::{TempDir, free_port};
 
 #[test]
 fn notify_the_agency_by_email_and_signed_webhook() {
-    let dir = TempDir::new("notify-content");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(&database, "serve", &env, &[]);
-    let id = lead(server.port, "maria@lopez.example", "content-1");
+    let site = agency("notify-content", "serve", &[]);
+    let id = lead(site.server.port, "maria@lopez.example", "content-1");
 
-    let mail = &smtp.wait_for_mails(1)[0];
+    let mail = &site.smtp.wait_for_mails(1)[0];
     let headers = &mail["headers"];
     assert_eq!(headers["from"], "Milepost Leads <leads@agency.example>");
     assert_eq!(headers["reply-to"], "Maria Lopez <maria@lopez.example>");
@@ -58,7 +53,7 @@ fn notify_the_agency_by_email_and_signed_webhook() {
         "{html}"
     );
 
-    let hook = &receiver.wait_for(1)[0];
+    let hook = &site.receiver.wait_for(1)[0];
     verify(hook);
     assert_eq!(hook.head, "POST /hooks/truckins HTTP/1.1");
     assert_eq!(hook.header("Content-Type"), "application/json");
@@ -67,17 +62,17 @@ fn notify_the_agency_by_email_and_signed_webhook() {
     assert_eq!(body["lead"]["id"], id);
     assert_eq!(body["lead"]["company"], "Lopez & Sons Hauling");
     assert_eq!(body["lead"]["insurance_type_label"], "Hot Shot");
-    let webhook = wait_for_delivery(&database, id, "webhook", "sent", |d| d.state == "sent");
+    let webhook = wait_for_delivery(&site.database, id, "webhook", "sent", |d| d.state == "sent");
     assert_eq!(hook.header("X-Truckins-Delivery"), webhook.key);
     assert_eq!(body["delivery"], webhook.key.as_str());
-    wait_for_delivery(&database, id, "email", "sent", |d| d.state == "sent");
+    wait_for_delivery(&site.database, id, "email", "sent", |d| d.state == "sent");
     assert_eq!(
-        deliveries(&database).len(),
+        deliveries(&site.database).len(),
         2,
         "no autoreply unless asked for"
     );
 
-    let health = server.http().get("/healthz", &[]).unwrap();
+    let health = site.server.http().get("/healthz", &[]).unwrap();
     assert_eq!(health.status, 200);
     assert_eq!(
         health.json()["deliveries"]["pending"],
@@ -85,17 +80,17 @@ fn notify_the_agency_by_email_and_signed_webhook() {
         "{}",
         health.text()
     );
-    let (ok, list) = cli(dir.path(), &database, &["leads", "list"], &[]);
+    let (ok, list) = cli(site.dir.path(), &site.database, &["leads", "list"], &[]);
     assert!(
         ok && list.contains("notified") && list.contains("sent"),
         "{list}"
     );
-    let (ok, outbox) = cli(dir.path(), &database, &["outbox", "list"], &[]);
+    let (ok, outbox) = cli(site.dir.path(), &site.database, &["outbox", "list"], &[]);
     assert!(
         ok && outbox.contains("webhook") && outbox.contains("email"),
         "{outbox}"
     );
-    let started = server.stdout_text() + &server.stderr_text();
+    let started = site.server.stdout_text() + &site.server.stderr_text();
     assert!(
         started.contains("webhook_url = http://127.0.0.1"),
         "{started}"
@@ -238,11 +233,7 @@ const CRAFTED: &str = "a?cc=boss%40evil.example&body=wire-the-money@example.com"
 
 #[test]
 fn an_address_crafted_to_add_a_cc_is_refused_and_an_older_one_links_to_itself_alone() {
-    let dir = TempDir::new("notify-mailto");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let env = env(Some(&plain_smtp(smtp.port)), None);
-    let server = serve(&database, "serve", &env, &[]);
+    let (dir, database, smtp, server) = mailed("notify-mailto");
 
     let refused = post(
         server.port,

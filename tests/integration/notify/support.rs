@@ -375,12 +375,32 @@ pub struct Delivery {
     pub last_error: Option<String>,
 }
 
-/// Every lead's delivery in the file, by id (the owner's report, about no lead, is read in `report.rs`).
-pub fn deliveries(database: &Path) -> Vec<Delivery> {
+/// The leads file opened read-only, as the CLI would read it beside the running server.
+pub fn read_only(database: &Path) -> rusqlite::Connection {
     let connection =
         rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .expect("the leads file opens");
     connection.busy_timeout(Duration::from_secs(5)).unwrap();
+    connection
+}
+
+/// Every row `sql` selects from the leads file, each as a tuple of its columns.
+pub fn rows<T>(database: &Path, sql: &str) -> Vec<T>
+where
+    T: for<'a> TryFrom<&'a rusqlite::Row<'a>, Error = rusqlite::Error>,
+{
+    let connection = read_only(database);
+    let mut statement = connection.prepare(sql).unwrap();
+    statement
+        .query_map([], |row| T::try_from(row))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Every lead's delivery in the file, by id (the owner's report, about no lead, is read in `report.rs`).
+pub fn deliveries(database: &Path) -> Vec<Delivery> {
+    let connection = read_only(database);
     let mut statement = connection
         .prepare(
             "SELECT id, key, lead_id, channel, state, attempts, last_error FROM deliveries \

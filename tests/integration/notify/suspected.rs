@@ -8,9 +8,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::support::{Answer, Receiver, Smtp, SmtpOptions, deliveries, part, wait_for_delivery};
+use super::support::{deliveries, part, wait_for_delivery};
 use super::*;
-use crate::common::process::{TempDir, free_port};
+use crate::common::process::TempDir;
 
 const QUOTE: &str = "/api/leads/quote";
 
@@ -32,15 +32,9 @@ fn run(dir: &Path, database: &Path, args: &[&str]) -> String {
 
 #[test]
 fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed() {
-    let dir = TempDir::new("notify-suspected");
-    let database = dir.path().join("leads.db");
-    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
-    let receiver = Receiver::start(&[], Answer::Status(204));
-    let env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
-    let server = serve(
-        &database,
+    let site = agency(
+        "notify-suspected",
         "serve",
-        &env,
         &["--ip-limit", "1000", "--autoreply"],
     );
 
@@ -48,34 +42,42 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
     let mut honeypot = quote("honeypot@bot.example", "suspect-0");
     honeypot["website"] = json!("http://spam.example");
     honeypot["elapsed_ms"] = json!(8000);
-    let reply = post(server.port, QUOTE, &honeypot);
+    let reply = post(site.server.port, QUOTE, &honeypot);
     assert_eq!(reply.status, 201, "{}", reply.text());
     // 100 ms after the page's timer started (an autofilled form, or a program).
     let mut fast = quote("fast@bot.example", "suspect-1");
     fast["elapsed_ms"] = json!(100);
-    let reply = post(server.port, QUOTE, &fast);
+    let reply = post(site.server.port, QUOTE, &fast);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let suspect = reply.json()["id"].as_i64().unwrap();
     // A person, whose confirmation goes out on the same lane after the suspect's would have.
     let mut slow = quote("maria@lopez.example", "suspect-2");
     slow["elapsed_ms"] = json!(8000);
-    let reply = post(server.port, QUOTE, &slow);
+    let reply = post(site.server.port, QUOTE, &slow);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let person = reply.json()["id"].as_i64().unwrap();
 
     // The suspect's deliveries: the agency's e-mail and webhook, no confirmation.
-    assert_eq!(channels_of(&database, suspect), ["email", "webhook"]);
+    assert_eq!(channels_of(&site.database, suspect), ["email", "webhook"]);
     assert_eq!(
-        channels_of(&database, person),
+        channels_of(&site.database, person),
         ["autoreply", "email", "webhook"]
     );
-    assert_eq!(deliveries(&database).len(), 5, "nothing for the honeypot");
-    wait_for_delivery(&database, person, "autoreply", "sent", |d| {
+    assert_eq!(
+        deliveries(&site.database).len(),
+        5,
+        "nothing for the honeypot"
+    );
+    wait_for_delivery(&site.database, person, "autoreply", "sent", |d| {
         d.state == "sent"
     });
-    wait_for_delivery(&database, suspect, "email", "sent", |d| d.state == "sent");
-    wait_for_delivery(&database, person, "email", "sent", |d| d.state == "sent");
-    let mails = smtp.wait_for_mails(3);
+    wait_for_delivery(&site.database, suspect, "email", "sent", |d| {
+        d.state == "sent"
+    });
+    wait_for_delivery(&site.database, person, "email", "sent", |d| {
+        d.state == "sent"
+    });
+    let mails = site.smtp.wait_for_mails(3);
     let recipients: Vec<&Value> = mails.iter().map(|m| &m["rcpt_tos"]).collect();
     assert!(
         !recipients
@@ -115,7 +117,7 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
     );
 
     // The webhook: the lead says it, signed as ever.
-    let hooks = receiver.wait_for(2);
+    let hooks = site.receiver.wait_for(2);
     for hook in &hooks {
         verify(hook);
         let body = hook.json();
@@ -124,7 +126,7 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
     }
 
     // The CLI: the list's mark, the lead's note, a column and a field in the exports.
-    let list = run(dir.path(), &database, &["leads", "list"]);
+    let list = run(site.dir.path(), &site.database, &["leads", "list"]);
     let line = |id: i64| {
         list.lines()
             .find(|line| line.starts_with(&format!("{id:>5}  ")))
@@ -135,8 +137,8 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
     assert!(!line(person).contains("SUSPECTED SPAM"), "{list}");
     assert_eq!(list.lines().count(), 3, "a header and two leads:\n{list}");
     let show = run(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "show", &suspect.to_string()],
     );
     assert!(
@@ -144,14 +146,14 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
         "{show}"
     );
     let show = run(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "show", &person.to_string()],
     );
     assert!(!show.contains("SUSPECTED SPAM"), "{show}");
     let json_rows: Value = serde_json::from_str(&run(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "export", "--format", "json"],
     ))
     .unwrap();
@@ -167,8 +169,8 @@ fn a_quote_sent_too_fast_is_kept_marked_told_to_the_agency_and_never_confirmed()
         "newest first"
     );
     let csv_text = run(
-        dir.path(),
-        &database,
+        site.dir.path(),
+        &site.database,
         &["leads", "export", "--format", "csv"],
     );
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
