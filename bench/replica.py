@@ -433,12 +433,17 @@ def main():
         load = os.getloadavg()
         print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
-        if moto is not None:
-            stop(moto)
-        if args.keep:
-            print(f"kept: {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
+        clean_up(moto, folder, args.keep)
+
+
+def clean_up(moto, folder: str, keep: bool) -> None:
+    """The store stopped and the bench's folder removed (or named, with --keep)."""
+    if moto is not None:
+        stop(moto)
+    if keep:
+        print(f"kept: {folder}")
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

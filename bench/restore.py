@@ -113,12 +113,7 @@ def main():
         load = os.getloadavg()
         print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
-        if moto is not None:
-            replica.stop(moto)
-        if args.keep:
-            print(f"kept: {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
+        replica.clean_up(moto, folder, args.keep)
 
 
 if __name__ == "__main__":

@@ -44,18 +44,20 @@ pub fn validity(certificate: &CertificateDer<'_>) -> Result<Validity, String> {
         .ok_or_else(|| "the certificate's validity cannot be read".to_string())
 }
 
-fn read(der: &[u8]) -> Option<Validity> {
+/// The fields of a certificate's `tbsCertificate` from its serial number on (past the version, when there is one).
+fn signed_fields(der: &[u8]) -> Option<&[u8]> {
     let (SEQUENCE, certificate, _) = element(der)? else {
         return None;
     };
     let (SEQUENCE, tbs, _) = element(certificate)? else {
         return None;
     };
-    let mut rest = tbs;
-    let (tag, _, after) = element(rest)?;
-    if tag == VERSION {
-        rest = after;
-    }
+    let (tag, _, after) = element(tbs)?;
+    Some(if tag == VERSION { after } else { tbs })
+}
+
+fn read(der: &[u8]) -> Option<Validity> {
+    let mut rest = signed_fields(der)?;
     // serialNumber, signature, issuer, then validity.
     for _ in 0..3 {
         rest = element(rest)?.2;
@@ -85,18 +87,7 @@ const AUTHORITY_KEY_IDENTIFIER: &[u8] = &[0x55, 0x1d, 0x23];
 /// What ARI (RFC 9773) names a certificate by: its authority key identifier's `keyIdentifier` and its serial
 /// number, each as the bytes of its DER contents. `None` without an authority key identifier (a self-signed one).
 pub fn ari_parts(der: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
-    let (SEQUENCE, certificate, _) = element(der)? else {
-        return None;
-    };
-    let (SEQUENCE, tbs, _) = element(certificate)? else {
-        return None;
-    };
-    let mut rest = tbs;
-    let (tag, _, after) = element(rest)?;
-    if tag == VERSION {
-        rest = after;
-    }
-    let (INTEGER, serial, mut rest) = element(rest)? else {
+    let (INTEGER, serial, mut rest) = element(signed_fields(der)?)? else {
         return None;
     };
     while !rest.is_empty() {
