@@ -122,33 +122,28 @@ pub struct Dimension {
     rows: &'static str,
 }
 
-pub const TOTAL: Dimension = Dimension {
-    name: "total",
-    value: "''",
-    rows: "1",
-};
-pub const PAGE: Dimension = Dimension {
-    name: "page",
-    value: "path",
-    rows: "1",
-};
+impl Dimension {
+    /// A dimension named `name`, valued by the SQL expression `value`, over the rows where `rows` holds.
+    const fn new(name: &'static str, value: &'static str, rows: &'static str) -> Dimension {
+        Dimension { name, value, rows }
+    }
+}
+
+pub const TOTAL: Dimension = Dimension::new("total", "''", "1");
+pub const PAGE: Dimension = Dimension::new("page", "path", "1");
 /// How visitors came in: the campaign's source tag, else the other site's host, else `direct`. Only views from
 /// outside the site count: a click within it says nothing about how the visitor arrived.
-pub const SOURCE: Dimension = Dimension {
-    name: "source",
-    value: "CASE WHEN utm_source <> '' THEN utm_source WHEN referrer <> '' THEN referrer ELSE 'direct' END",
-    rows: "entry = 1",
-};
-pub const CAMPAIGN: Dimension = Dimension {
-    name: "campaign",
-    value: "utm_campaign",
-    rows: "entry = 1 AND utm_campaign <> ''",
-};
-pub const DEVICE: Dimension = Dimension {
-    name: "device",
-    value: "device",
-    rows: "1",
-};
+pub const SOURCE: Dimension = Dimension::new(
+    "source",
+    "CASE WHEN utm_source <> '' THEN utm_source WHEN referrer <> '' THEN referrer ELSE 'direct' END",
+    "entry = 1",
+);
+pub const CAMPAIGN: Dimension = Dimension::new(
+    "campaign",
+    "utm_campaign",
+    "entry = 1 AND utm_campaign <> ''",
+);
+pub const DEVICE: Dimension = Dimension::new("device", "device", "1");
 const DIMENSIONS: [&Dimension; 5] = [&TOTAL, &PAGE, &SOURCE, &CAMPAIGN, &DEVICE];
 
 /// Views and visitors of one value of a dimension on one day.

@@ -316,43 +316,30 @@ mod tests {
 
     #[test]
     fn minutes_carry_across_days_months_years_and_leap_days() {
-        assert_eq!(
-            at("2026-03-02", "02:30").plus_minutes(-240),
-            at("2026-03-01", "22:30")
-        );
-        assert_eq!(
-            at("2025-12-31", "23:30").plus_minutes(45),
-            at("2026-01-01", "00:15")
-        );
-        assert_eq!(
-            at("2024-03-01", "01:00").plus_minutes(-120),
-            at("2024-02-29", "23:00")
-        );
-        assert_eq!(
-            at("2023-03-01", "01:00").plus_minutes(-120),
-            at("2023-02-28", "23:00")
-        );
-        assert_eq!(
-            at("1970-01-01", "00:00").plus_minutes(-1),
-            at("1969-12-31", "23:59")
-        );
-        assert_eq!(
-            at("2026-03-02", "12:00").plus_minutes(0),
-            at("2026-03-02", "12:00")
-        );
-        // A whole 400-year era either way comes back to the same day.
-        assert_eq!(
-            at("2000-02-29", "12:00").plus_minutes(146_097 * MINUTES_PER_DAY),
-            at("2400-02-29", "12:00")
-        );
-        assert_eq!(
-            at("9999-12-31", "23:59").plus_minutes(10),
-            at("9999-12-31", "23:59")
-        );
-        assert_eq!(
-            at("0001-01-01", "00:00").plus_minutes(-10),
-            at("0001-01-01", "00:00")
-        );
+        // (from, minutes added, to): across a day, a year, leap and plain Februaries, the epoch, no change; a whole
+        // 400-year era either way comes back to the same day; the calendar's ends hold.
+        let cases = [
+            (("2026-03-02", "02:30"), -240, ("2026-03-01", "22:30")),
+            (("2025-12-31", "23:30"), 45, ("2026-01-01", "00:15")),
+            (("2024-03-01", "01:00"), -120, ("2024-02-29", "23:00")),
+            (("2023-03-01", "01:00"), -120, ("2023-02-28", "23:00")),
+            (("1970-01-01", "00:00"), -1, ("1969-12-31", "23:59")),
+            (("2026-03-02", "12:00"), 0, ("2026-03-02", "12:00")),
+            (
+                ("2000-02-29", "12:00"),
+                146_097 * MINUTES_PER_DAY,
+                ("2400-02-29", "12:00"),
+            ),
+            (("9999-12-31", "23:59"), 10, ("9999-12-31", "23:59")),
+            (("0001-01-01", "00:00"), -10, ("0001-01-01", "00:00")),
+        ];
+        for ((day, time), minutes, (to_day, to_time)) in cases {
+            assert_eq!(
+                at(day, time).plus_minutes(minutes),
+                at(to_day, to_time),
+                "{day} {time} {minutes:+}"
+            );
+        }
     }
 
     #[test]
