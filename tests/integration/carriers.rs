@@ -278,19 +278,14 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
     // Forced: one carrier where there were four.
     import_with(&renamed, &census, true, |_, _| {}).unwrap();
 
-    let pool = open(&database, 1).unwrap();
-    let leads = list(&pool, &LeadFilter::default()).unwrap();
-    let snapshot = |email: &str| {
-        let lead = leads.iter().find(|lead| lead.email == email).unwrap();
-        lead.carrier_snapshot.as_ref().map(|s| s.0.clone())
-    };
+    let snapshots = stored_snapshots(&database);
+    let snapshot = |email: &str| snapshots.get(email).cloned().flatten();
     assert_eq!(snapshot("before@example.com"), None);
     assert_eq!(snapshot("matched@example.com"), Some(lone_star()));
     assert_eq!(snapshot("unknown@example.com"), None);
     assert_eq!(snapshot("declined@example.com"), None);
     assert_eq!(snapshot("accepted@example.com"), Some(lone_star()));
     assert_eq!(snapshot("unanswered@example.com"), Some(lone_star()));
-    drop(pool);
 
     // A snapshot column another program filled with an INTEGER or a BLOB reads as no snapshot; text that is not
     // JSON reads as a string and is exported printable.
@@ -314,12 +309,9 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
             .unwrap();
     }
     drop(connection);
-    let pool = open(&database, 1).unwrap();
-    let leads = list(&pool, &LeadFilter::default()).unwrap();
-    let snapshot = |email: &str| {
-        let lead = leads.iter().find(|lead| lead.email == email).unwrap();
-        lead.carrier_snapshot.as_ref().map(|s| s.0.clone())
-    };
+    let leads = list(&open(&database, 1).unwrap(), &LeadFilter::default()).unwrap();
+    let snapshots = stored_snapshots(&database);
+    let snapshot = |email: &str| snapshots.get(email).cloned().flatten();
     assert_eq!(snapshot("before@example.com"), None);
     assert_eq!(snapshot("unknown@example.com"), None);
     assert_eq!(
@@ -593,4 +585,16 @@ fn a_carriers_import_never_replaces_a_file_that_is_not_a_census() {
             ])
             .args(["--carriers-database", text.to_str().unwrap()]),
     );
+}
+
+/// Each lead's carrier snapshot as the store reads it back, by the lead's e-mail.
+fn stored_snapshots(
+    database: &std::path::Path,
+) -> std::collections::HashMap<String, Option<serde_json::Value>> {
+    let pool = open(database, 1).unwrap();
+    list(&pool, &LeadFilter::default())
+        .unwrap()
+        .into_iter()
+        .map(|lead| (lead.email, lead.carrier_snapshot.map(|s| s.0)))
+        .collect()
 }
