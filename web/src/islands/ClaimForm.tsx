@@ -5,7 +5,7 @@
 import { claimChoices, claimForm, type ClaimField } from '@contract';
 import { t } from '@i18n/islands';
 import { useState } from 'react';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, RadioGroup } from '../ui/Field';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, RuleTextarea, RadioGroup } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
@@ -33,7 +33,7 @@ export interface ClaimFormProps {
 export default function ClaimForm({ insurers, received: copy, template = false }: ClaimFormProps) {
   // What the confirmation shows: the reference the server answered, and the insurer the report named (its line).
   const [answer, setAnswer] = useState<{ reference?: string; insurer?: string }>({});
-  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ClaimField>({
+  const { errors, busy, received, sendAnother, error, field, formProps, buttonProps } = useLeadForm<ClaimField>({
     endpoint: claimForm.endpoint,
     template,
     onCreated: (body) => setAnswer((shown) => ({ ...shown, reference: typeof body.reference === 'string' ? body.reference : undefined })),
@@ -50,32 +50,11 @@ export default function ClaimForm({ insurers, received: copy, template = false }
   });
 
   const text = (name: ClaimField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email' } = {}) => (
-    <RuleInput
-      id={id(name)}
-      name={name}
-      label={label}
-      rule={rules[name]}
-      defaultValue={value(name)}
-      error={error(name)}
-      invalid={errors[name]}
-      {...extra}
-    />
+    <RuleInput id={id(name)} label={label} rule={rules[name]} {...field(name)} {...extra} />
   );
 
   const textarea = (name: ClaimField, label: string, rows: number, extra: { optional?: boolean; hint?: string } = {}) => (
-    <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>
-      <textarea
-        id={id(name)}
-        name={name}
-        rows={rows}
-        required={rules[name].required}
-        minLength={rules[name].minLength}
-        maxLength={rules[name].maxLength}
-        defaultValue={value(name)}
-        className={inputClass}
-        {...describedBy(id(name), { hint: Boolean(extra.hint), error: errors[name] })}
-      />
-    </Field>
+    <RuleTextarea id={id(name)} label={label} rule={rules[name]} rows={rows} {...field(name)} {...extra} />
   );
 
   const radios = (name: 'injuries' | 'towed', legend: string, choices: readonly { value: string; label: string }[]) => (

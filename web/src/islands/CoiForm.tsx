@@ -18,7 +18,7 @@ export interface CoiFormProps {
 }
 
 export default function CoiForm({ template = false }: CoiFormProps) {
-  const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<CoiField>({
+  const { errors, busy, received, receivedText, sendAnother, value, error, field, formProps, buttonProps } = useLeadForm<CoiField>({
     endpoint: coiForm.endpoint,
     template,
     // Unticked checkboxes are absent from the form's fields: sent as false, as the server reads them.
@@ -31,16 +31,7 @@ export default function CoiForm({ template = false }: CoiFormProps) {
   });
 
   const text = (name: CoiField, label: string, extra: { optional?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' } = {}) => (
-    <RuleInput
-      id={id(name)}
-      name={name}
-      label={label}
-      rule={rules[name] as InputRule}
-      defaultValue={value(name)}
-      error={error(name)}
-      invalid={errors[name]}
-      {...extra}
-    />
+    <RuleInput id={id(name)} label={label} rule={rules[name] as InputRule} {...field(name)} {...extra} />
   );
 
   const checkbox = (name: 'additional_insured' | 'waiver_of_subrogation', label: string, hint: string) => (

@@ -7,7 +7,7 @@
 import { changeChoices, changeForm, changeKinds, changeMessages, type ChangeField, type ChangeKind } from '@contract';
 import { t } from '@i18n/islands';
 import { useEffect, useRef, useState } from 'react';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleInput, RadioGroup } from '../ui/Field';
+import { Honeypot, LocaleInput, RuleInput, RuleTextarea, RadioGroup } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
@@ -36,6 +36,11 @@ interface Section {
   fields: Ask[];
 }
 
+/** What a vehicle and a trailer are both asked: its model year, its make and its stated value. */
+const modelYear = (name: KindField): Ask => ({ name, label: t('Model Year'), control: 'number' });
+const make = (name: KindField): Ask => ({ name, label: t('Make') });
+const statedValue = (name: KindField): Ask => ({ name, label: t('Stated Value (US dollars)'), control: 'number' });
+
 /** The kinds' fields, except the details that every kind may add (asked after the sections). */
 function sections(): Section[] {
   return [
@@ -44,11 +49,11 @@ function sections(): Section[] {
       legend: t('The vehicle'),
       note: t('To add a vehicle, all of these are needed; to remove one, the VIN is enough.'),
       fields: [
-        { name: 'vehicle_year', label: t('Model Year'), control: 'number' },
-        { name: 'vehicle_make', label: t('Make') },
+        modelYear('vehicle_year'),
+        make('vehicle_make'),
         { name: 'vehicle_model', label: t('Model') },
         { name: 'vin', label: t('VIN'), hint: t('17 letters and digits, on the dashboard or the door frame.') },
-        { name: 'stated_value', label: t('Stated Value (US dollars)'), control: 'number' },
+        statedValue('stated_value'),
         { name: 'garaging_zip', label: t('Garaging ZIP Code'), hint: t('Where the vehicle is kept overnight.') },
       ],
     },
@@ -57,10 +62,10 @@ function sections(): Section[] {
       legend: t('The trailer'),
       note: t('To add a trailer, its year, make and VIN or serial number are needed; to remove one, the VIN or serial number is enough.'),
       fields: [
-        { name: 'trailer_year', label: t('Model Year'), control: 'number' },
-        { name: 'trailer_make', label: t('Make') },
+        modelYear('trailer_year'),
+        make('trailer_make'),
         { name: 'trailer_vin', label: t('VIN or Serial Number'), hint: t('An older trailer may have a shorter serial number.') },
-        { name: 'trailer_stated_value', label: t('Stated Value (US dollars)'), control: 'number' },
+        statedValue('trailer_stated_value'),
       ],
     },
     {
@@ -131,7 +136,7 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
   const [kindValue, setKindValue] = useState<ChangeKind | ''>('');
   const [range, setRange] = useState<[string, string] | undefined>(undefined);
   const formElement = useRef<HTMLFormElement | null>(null);
-  const { errors, busy, received, sendAnother, value, error, formProps, buttonProps } = useLeadForm<ChangeField>({
+  const { errors, busy, received, sendAnother, error, field, formProps, buttonProps } = useLeadForm<ChangeField>({
     endpoint: changeForm.endpoint,
     template,
     toasts: {
@@ -167,31 +172,18 @@ export default function PolicyChangeForm({ received: copy, afterHours, template 
   const input = (name: ChangeField, label: string, extra: { optional?: boolean; required?: boolean; hint?: string; type?: string; autoComplete?: string; inputMode?: 'numeric' | 'tel' | 'email'; min?: string; max?: string } = {}) => (
     <RuleInput
       id={id(name)}
-      name={name}
       label={label}
       rule={rules[name]}
-      defaultValue={value(name)}
-      error={error(name)}
-      invalid={errors[name]}
+      {...field(name)}
       {...extra}
       optional={extra.optional ?? !rules[name].required}
       required={extra.required ?? rules[name].required}
     />
   );
 
+  // Only the rule's maximum length: which kind needs the field decides whether it is required.
   const textarea = (name: ChangeField, label: string, extra: { optional: boolean; required: boolean; hint?: string }) => (
-    <Field id={id(name)} label={label} optional={extra.optional} hint={extra.hint} error={error(name)}>
-      <textarea
-        id={id(name)}
-        name={name}
-        rows={3}
-        required={extra.required}
-        maxLength={rules[name].maxLength}
-        defaultValue={value(name)}
-        className={inputClass}
-        {...describedBy(id(name), { hint: Boolean(extra.hint), error: errors[name] })}
-      />
-    </Field>
+    <RuleTextarea id={id(name)} label={label} rule={{ required: extra.required, maxLength: rules[name].maxLength }} rows={3} {...field(name)} {...extra} />
   );
 
   const ask = (field: Ask) => {

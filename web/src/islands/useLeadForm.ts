@@ -105,6 +105,11 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     if (!sending.current) submissionId.current = null;
   };
 
+  /** A field's typed value: only the template's marker, the form itself is uncontrolled. */
+  const value = (name: Name) => (template ? `${markers.value}${name}` : undefined);
+  /** A field's error from the server, or the template's marker. */
+  const error = (name: Name) => (template ? `${markers.error}${name}` : errors[name]);
+
   return {
     errors,
     busy,
@@ -117,10 +122,10 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
       focusFirstFieldOnMount.current = true;
       setReceived(false);
     },
-    /** A field's typed value: only the template's marker, the form itself is uncontrolled. */
-    value: (name: Name) => (template ? `${markers.value}${name}` : undefined),
-    /** A field's error from the server, or the template's marker. */
-    error: (name: Name) => (template ? `${markers.error}${name}` : errors[name]),
+    value,
+    error,
+    /** What a field (ui/Field's `RuleInput`, `RuleTextarea`) takes from the form: its name, value, message and mark. */
+    field: (name: Name) => ({ name, defaultValue: value(name), error: error(name), invalid: errors[name] }),
     /** For the <form>: it posts to the same address without JavaScript. */
     formProps: {
       action: endpoint,

@@ -1,12 +1,12 @@
 // /about: the agency's mission, its values and why truckers choose it.
 import { t } from '@i18n/pages';
-import { page, paragraphs, site, type TitledText } from '../content';
-import { pages } from '../links';
-import { ButtonLink } from '../ui/Button';
+import { page, site, type TitledText } from '../content';
 import { Card } from '../ui/Card';
 import { Icon } from '../ui/Icon';
 import { Section, SectionHeading } from '../ui/Section';
+import { QuoteAndContactButtons } from '../widgets/CtaBanner';
 import { FeatureCards } from '../widgets/FeatureCards';
+import { NarrowSection, Paragraphs } from '../widgets/NarrowSection';
 import { PageHero } from '../widgets/PageHero';
 
 export function About() {
@@ -14,18 +14,9 @@ export function About() {
   return (
     <>
       <PageHero kicker={t('Serving truckers since {year}', { year: site.founded })} title={copy.title.split('|')[0]?.trim() ?? t('About Us')} intro={copy.intro} />
-      <Section labelledBy="mission-heading">
-        <div className="mx-auto max-w-3xl">
-          <h2 id="mission-heading" className="text-3xl font-bold">
-            {copy.mission.heading}
-          </h2>
-          <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
-            {paragraphs(copy.mission.body).map((p) => (
-              <p key={p}>{p}</p>
-            ))}
-          </div>
-        </div>
-      </Section>
+      <NarrowSection headingId="mission-heading" heading={copy.mission.heading}>
+        <Paragraphs text={copy.mission.body} />
+      </NarrowSection>
       <Section tone="mist" labelledBy="values-heading">
         <SectionHeading id="values-heading" title={t('Our Core Values')} />
         <div className="grid gap-6 md:grid-cols-3">
@@ -41,14 +32,7 @@ export function About() {
       <Section labelledBy="reasons-heading">
         <SectionHeading id="reasons-heading" title={t('Why Choose {brand}', { brand: site.brand })} />
         <FeatureCards items={copy.reasons} icons={['layers', 'zap', 'headset', 'file']} />
-        <div className="mt-10 flex flex-wrap justify-center gap-4">
-          <ButtonLink href={pages.quote.href} size="lg">
-            {t('Get a Free Quote')}
-          </ButtonLink>
-          <ButtonLink href={pages.contact.href} size="lg" variant="outline">
-            {t('Contact Us')}
-          </ButtonLink>
-        </div>
+        <QuoteAndContactButtons quoteLabel={t('Get a Free Quote')} className="mt-10 flex flex-wrap justify-center gap-4" />
       </Section>
     </>
   );

@@ -1,7 +1,7 @@
 // /certificate-request: what a certificate of insurance is, what the agency needs to issue one, the turnaround,
 // and the request form island for existing clients.
 import { t } from '@i18n/pages';
-import { page, paragraphs, site, type TitledText } from '../content';
+import { page, site, type TitledText } from '../content';
 import CoiForm from '../islands/CoiForm';
 import { telHref } from '../links';
 import { Card } from '../ui/Card';
@@ -9,6 +9,7 @@ import { Icon } from '../ui/Icon';
 import { Island } from '../ui/Island';
 import { Section, SectionHeading } from '../ui/Section';
 import { TextLink } from '../ui/TextLink';
+import { NarrowSection, Paragraphs } from '../widgets/NarrowSection';
 import { PageHero } from '../widgets/PageHero';
 
 export function CertificateRequest() {
@@ -16,24 +17,15 @@ export function CertificateRequest() {
   return (
     <>
       <PageHero kicker={t('Existing clients')} title={copy.heading} intro={copy.intro} />
-      <Section labelledBy="coi-explainer-heading">
-        <div className="mx-auto max-w-3xl">
-          <h2 id="coi-explainer-heading" className="text-3xl font-bold">
-            {copy.explainer.heading}
-          </h2>
-          <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
-            {paragraphs(copy.explainer.body).map((p) => (
-              <p key={p}>{p}</p>
-            ))}
-          </div>
-          <p className="mt-6 flex gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
-            <Icon name="clock" className="size-6 shrink-0 text-navy" />
-            <span>
-              {copy.turnaround} <TextLink href={telHref}>{site.phone}</TextLink>
-            </span>
-          </p>
-        </div>
-      </Section>
+      <NarrowSection headingId="coi-explainer-heading" heading={copy.explainer.heading}>
+        <Paragraphs text={copy.explainer.body} />
+        <p className="mt-6 flex gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
+          <Icon name="clock" className="size-6 shrink-0 text-navy" />
+          <span>
+            {copy.turnaround} <TextLink href={telHref}>{site.phone}</TextLink>
+          </span>
+        </p>
+      </NarrowSection>
       <Section tone="mist" labelledBy="coi-needs-heading">
         <SectionHeading id="coi-needs-heading" title={t('What We Need From You')} />
         <div className="grid gap-6 md:grid-cols-2">

@@ -13,6 +13,16 @@ import { PageHero } from '../widgets/PageHero';
 
 const linkClass = 'font-semibold text-steel underline underline-offset-2 hover:text-navy';
 
+/** A note under the ways, for a client's other errands: its icon and a sentence with links. */
+function Note({ icon, children }: { icon: IconName; children: ReactNode }) {
+  return (
+    <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
+      <Icon name={icon} className="mt-0.5 size-6 shrink-0 text-steel" />
+      <span>{children}</span>
+    </p>
+  );
+}
+
 /** One way to reach us: its icon, its name, its link if it has one, and more about it. */
 function Way({ icon, title, href, link, children }: { icon: IconName; title: string; href?: string; link?: string; children: ReactNode }) {
   return (
@@ -70,30 +80,24 @@ export function Contact() {
             </dl>
           </Way>
         </div>
-        <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
-          <Icon name="file" className="mt-0.5 size-6 shrink-0 text-steel" />
-          <span>
-            {t('Already a client and need a certificate of insurance for a broker or shipper?')}{' '}
-            <a href={pages.certificateRequest.href} className={linkClass}>
-              {t('Request a certificate')}
-            </a>
-            {t(': most go out the same business day.')}
-          </span>
-        </p>
-        <p className="mt-6 flex items-start gap-3 rounded-2xl border-l-4 border-amber bg-mist p-6">
-          <Icon name="shield" className="mt-0.5 size-6 shrink-0 text-steel" />
-          <span>
-            {t('Had an accident?')}{' '}
-            <a href={pages.reportAClaim.href} className={linkClass}>
-              {t('Report a claim')}
-            </a>
-            {t('. A truck, trailer or driver to add or remove?')}{' '}
-            <a href={pages.policyChange.href} className={linkClass}>
-              {t('Request a policy change')}
-            </a>
-            .
-          </span>
-        </p>
+        <Note icon="file">
+          {t('Already a client and need a certificate of insurance for a broker or shipper?')}{' '}
+          <a href={pages.certificateRequest.href} className={linkClass}>
+            {t('Request a certificate')}
+          </a>
+          {t(': most go out the same business day.')}
+        </Note>
+        <Note icon="shield">
+          {t('Had an accident?')}{' '}
+          <a href={pages.reportAClaim.href} className={linkClass}>
+            {t('Report a claim')}
+          </a>
+          {t('. A truck, trailer or driver to add or remove?')}{' '}
+          <a href={pages.policyChange.href} className={linkClass}>
+            {t('Request a policy change')}
+          </a>
+          .
+        </Note>
         <div className="mt-6 flex items-start gap-3 rounded-2xl bg-mist p-6">
           <Icon name="mapPin" className="mt-0.5 size-6 shrink-0 text-steel" />
           <address className="not-italic">

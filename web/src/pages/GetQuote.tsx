@@ -3,6 +3,7 @@ import { t } from '@i18n/pages';
 import { page, type TitledText } from '../content';
 import { Card } from '../ui/Card';
 import { Icon, type IconName } from '../ui/Icon';
+import { IconList } from '../ui/IconList';
 import { Section, SectionHeading } from '../ui/Section';
 import { FeatureCards } from '../widgets/FeatureCards';
 import { PageHero } from '../widgets/PageHero';
@@ -14,14 +15,7 @@ function Checklist({ title, items, icon }: { title: string; items: string[]; ico
       <h3 className="flex items-center gap-3 text-xl font-bold">
         <Icon name={icon} className="size-6 text-steel" /> {title}
       </h3>
-      <ul className="mt-5 space-y-3">
-        {items.map((item) => (
-          <li key={item} className="flex gap-3">
-            <Icon name="check" className="mt-0.5 size-5 shrink-0 text-success" />
-            {item}
-          </li>
-        ))}
-      </ul>
+      <IconList items={items} icon="check" className="mt-5 space-y-3" itemClassName="flex gap-3" iconClassName="mt-0.5 size-5 shrink-0 text-success" />
     </Card>
   );
 }

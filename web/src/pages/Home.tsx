@@ -1,8 +1,9 @@
 // Home: hero with the road canvas, why truckers choose us, products, testimonials, latest posts, FAQ, call to action.
 import { t } from '@i18n/pages';
-import { content, coverages, site, vehicles } from '../content';
+import { content, coverages, site, vehicles, type Product } from '../content';
 import RoadCanvas from '../islands/RoadCanvas';
 import { pages, telHref } from '../links';
+import { ArrowLink } from '../ui/ArrowLink';
 import { ButtonLink } from '../ui/Button';
 import { Icon, type IconName } from '../ui/Icon';
 import { Island } from '../ui/Island';
@@ -23,6 +24,19 @@ const heroBadges: { label: string; icon: IconName }[] = [
   { label: site.claims ? t('24/7 Claims {phone}', { phone: site.claims.phone }) : t('Claims Help'), icon: 'headset' },
 ];
 const whyIcons: IconName[] = ['award', 'shield', 'trendDown', 'zap'];
+
+/** One row of the products band: its heading, the first four products and a link to them all (`later`: not the first row). */
+function ProductRow({ heading, products, moreHref, more, later = false }: { heading: string; products: Product[]; moreHref: string; more: string; later?: boolean }) {
+  return (
+    <>
+      <h3 className={later ? 'mb-5 mt-12 text-2xl font-bold' : 'mb-5 text-2xl font-bold'}>{heading}</h3>
+      <ProductGrid products={products.slice(0, 4)} headingLevel={4} />
+      <p className="mt-6 text-right">
+        <ArrowLink href={moreHref}>{more}</ArrowLink>
+      </p>
+    </>
+  );
+}
 
 export function Home() {
   const { hero, why } = content.home;
@@ -83,20 +97,8 @@ export function Home() {
           title={t('Insurance for Every Truck and Every Risk')}
           intro={t('Start with the truck you run, or the coverage you need. Every policy is built around your operation.')}
         />
-        <h3 className="mb-5 text-2xl font-bold">{t('By Vehicle Type')}</h3>
-        <ProductGrid products={vehicles.slice(0, 4)} headingLevel={4} />
-        <p className="mt-6 text-right">
-          <a href={pages.products.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            {t('View All Vehicle Types')}{' '}<Icon name="arrowRight" className="size-4" />
-          </a>
-        </p>
-        <h3 className="mb-5 mt-12 text-2xl font-bold">{t('By Coverage Type')}</h3>
-        <ProductGrid products={coverages.slice(0, 4)} headingLevel={4} />
-        <p className="mt-6 text-right">
-          <a href={pages.coverageTypes.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            {t('View All Coverage Types')}{' '}<Icon name="arrowRight" className="size-4" />
-          </a>
-        </p>
+        <ProductRow heading={t('By Vehicle Type')} products={vehicles} moreHref={pages.products.href} more={t('View All Vehicle Types')} />
+        <ProductRow heading={t('By Coverage Type')} products={coverages} moreHref={pages.coverageTypes.href} more={t('View All Coverage Types')} later />
       </Section>
 
       <Testimonials />

@@ -6,31 +6,25 @@ import { page } from '../content';
 import { WhatHappensNext } from '../islands/OptOutForm';
 import { pages } from '../links';
 import { ButtonLink } from '../ui/Button';
-import { Icon } from '../ui/Icon';
+import { MessageBand, ThanksHeading } from '../widgets/MessageBand';
 import type { OptOutCopy } from './OptOut';
 
 export function OptOutReceived() {
   const { received } = page<OptOutCopy>('opt-out');
   return (
-    <section aria-labelledby="thanks-title" className="py-20 md:py-28">
-      <div className="container-site max-w-2xl">
-        <div className="text-center">
-          <Icon name="checkCircle" className="mx-auto size-16 text-success" />
-          <h1 id="thanks-title" className="mt-6 text-3xl font-bold md:text-4xl">
-            {received.heading}
-          </h1>
-          <p className="mt-4 text-lg text-muted">{received.text}</p>
-        </div>
-        <div className="mt-8 rounded-2xl bg-mist p-6 md:p-8">
-          <WhatHappensNext copy={received} privacyHref={pages.privacy.href} level="h2" />
-        </div>
-        <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <ButtonLink href={pages.home.href}>{t('Back to Home')}</ButtonLink>
-          <ButtonLink href={pages.optOut.href} variant="outline">
-            {t('Stop another number or address')}
-          </ButtonLink>
-        </div>
+    <MessageBand labelledBy="thanks-title" centred={false}>
+      <div className="text-center">
+        <ThanksHeading title={received.heading} text={received.text} />
       </div>
-    </section>
+      <div className="mt-8 rounded-2xl bg-mist p-6 md:p-8">
+        <WhatHappensNext copy={received} privacyHref={pages.privacy.href} level="h2" />
+      </div>
+      <div className="mt-8 flex flex-wrap justify-center gap-4">
+        <ButtonLink href={pages.home.href}>{t('Back to Home')}</ButtonLink>
+        <ButtonLink href={pages.optOut.href} variant="outline">
+          {t('Stop another number or address')}
+        </ButtonLink>
+      </div>
+    </MessageBand>
   );
 }

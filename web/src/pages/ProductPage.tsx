@@ -2,11 +2,13 @@
 // overview, illustration, type list, coverage options, important information, benefits, a second quote form beside
 // them on a desktop, FAQ (the page's own, or the general FAQ's first entries) and a closing call to action.
 import { t } from '@i18n/pages';
-import { content, paragraphs, type Product } from '../content';
+import { content, type Product } from '../content';
 import { Icon } from '../ui/Icon';
+import { IconList } from '../ui/IconList';
 import { Image } from '../ui/Image';
 import { CtaBanner } from '../widgets/CtaBanner';
 import { Faq } from '../widgets/Faq';
+import { Paragraphs } from '../widgets/NarrowSection';
 import { PageHero } from '../widgets/PageHero';
 import { QuoteFormIsland } from '../widgets/QuoteFormIsland';
 
@@ -21,14 +23,13 @@ export function ProductPage({ product }: { product: Product }) {
         aside={<QuoteFormIsland idPrefix="product-quote" heading={t('Quote {product} Coverage', { product: product.menu_label })} insuranceType={product.insurance_type} />}
       >
         <h2 className="mt-8 text-lg font-bold text-white">{t('Coverage Highlights')}</h2>
-        <ul className="mt-3 space-y-2">
-          {product.coverage_points.slice(0, 3).map((point) => (
-            <li key={point} className="flex gap-3 text-slate-100">
-              <Icon name="checkCircle" className="mt-0.5 size-5 shrink-0 text-amber" />
-              {point}
-            </li>
-          ))}
-        </ul>
+        <IconList
+          items={product.coverage_points.slice(0, 3)}
+          icon="checkCircle"
+          className="mt-3 space-y-2"
+          itemClassName="flex gap-3 text-slate-100"
+          iconClassName="mt-0.5 size-5 shrink-0 text-amber"
+        />
       </PageHero>
 
       <div className="container-site grid gap-12 py-16 lg:grid-cols-[1fr_20rem]">
@@ -37,11 +38,7 @@ export function ProductPage({ product }: { product: Product }) {
             <h2 id="overview-heading" className="text-3xl font-bold">
               {t('Comprehensive {product}', { product: product.title })}
             </h2>
-            <div className="mt-5 space-y-4 text-lg leading-relaxed text-muted">
-              {paragraphs(product.overview).map((p) => (
-                <p key={p}>{p}</p>
-              ))}
-            </div>
+            <Paragraphs text={product.overview} />
             <figure className="mt-8 overflow-hidden rounded-2xl bg-sky">
               <Image path={product.image} alt={product.image_alt} width={800} height={500} className="h-auto w-full" />
             </figure>
@@ -52,14 +49,13 @@ export function ProductPage({ product }: { product: Product }) {
               <h2 id="types-heading" className="text-2xl font-bold">
                 {product.types_heading}
               </h2>
-              <ul className="mt-5 grid gap-3 sm:grid-cols-2">
-                {product.types.map((type) => (
-                  <li key={type} className="flex items-center gap-3 rounded-xl bg-mist px-4 py-3 font-medium">
-                    <Icon name="truck" className="size-5 shrink-0 text-steel" />
-                    {type}
-                  </li>
-                ))}
-              </ul>
+              <IconList
+                items={product.types}
+                icon="truck"
+                className="mt-5 grid gap-3 sm:grid-cols-2"
+                itemClassName="flex items-center gap-3 rounded-xl bg-mist px-4 py-3 font-medium"
+                iconClassName="size-5 shrink-0 text-steel"
+              />
             </section>
           )}
 

@@ -2,9 +2,11 @@
 import { t } from '@i18n/pages';
 import { menuCoverages, page, site, vehicles } from '../content';
 import { pages, telHref } from '../links';
+import { ArrowLink } from '../ui/ArrowLink';
 import { ButtonLink } from '../ui/Button';
 import { Icon } from '../ui/Icon';
 import { Section, SectionHeading } from '../ui/Section';
+import { NarrowSection } from '../widgets/NarrowSection';
 import { PageHero } from '../widgets/PageHero';
 import { ProductGrid } from '../widgets/ProductCards';
 
@@ -21,27 +23,20 @@ export function ProductsOverview() {
         <SectionHeading id="coverages-heading" title={t('Insurance by Coverage Type')} intro={t('The protections trucking operations combine into one program.')} />
         <ProductGrid products={menuCoverages} />
         <p className="mt-8 text-center">
-          <a href={pages.coverageTypes.href} className="inline-flex items-center gap-1 font-semibold text-steel hover:text-navy">
-            {t('Compare all coverage types')}{' '}<Icon name="arrowRight" className="size-4" />
-          </a>
+          <ArrowLink href={pages.coverageTypes.href}>{t('Compare all coverage types')}</ArrowLink>
         </p>
       </Section>
-      <Section labelledBy="specialist-heading">
-        <div className="mx-auto max-w-3xl rounded-2xl bg-ink p-10 text-center text-white">
-          <h2 id="specialist-heading" className="text-3xl font-bold">
-            {t('Not Sure What You Need?')}
-          </h2>
-          <p className="mt-4 text-lg text-slate-200">{t('A specialist reviews your operation and explains the options, free and without obligation.')}</p>
-          <div className="mt-8 flex flex-wrap justify-center gap-4">
-            <ButtonLink href={pages.quote.href} size="lg">
-              {t('Speak With a Specialist')}
-            </ButtonLink>
-            <ButtonLink href={telHref} size="lg" variant="ghostLight">
-              <Icon name="phone" />{' '}{t('Call {phone}', { phone: site.phone })}
-            </ButtonLink>
-          </div>
+      <NarrowSection headingId="specialist-heading" heading={t('Not Sure What You Need?')} className="rounded-2xl bg-ink p-10 text-center text-white">
+        <p className="mt-4 text-lg text-slate-200">{t('A specialist reviews your operation and explains the options, free and without obligation.')}</p>
+        <div className="mt-8 flex flex-wrap justify-center gap-4">
+          <ButtonLink href={pages.quote.href} size="lg">
+            {t('Speak With a Specialist')}
+          </ButtonLink>
+          <ButtonLink href={telHref} size="lg" variant="ghostLight">
+            <Icon name="phone" />{' '}{t('Call {phone}', { phone: site.phone })}
+          </ButtonLink>
         </div>
-      </Section>
+      </NarrowSection>
     </>
   );
 }

@@ -5,18 +5,14 @@
 import { t } from '@i18n/pages';
 import { markers } from '@contract';
 import DetailsForm from '../islands/DetailsForm';
-import { Icon } from '../ui/Icon';
+import { ThanksHeading } from '../widgets/MessageBand';
 
 export function QuoteDetailsOffer() {
   return (
     <section aria-labelledby="thanks-title" className="bg-mist py-14 md:py-20">
       <div className="container-site max-w-3xl">
         <div className="text-center">
-          <Icon name="checkCircle" className="mx-auto size-16 text-success" />
-          <h1 id="thanks-title" className="mt-6 text-3xl font-bold md:text-4xl">
-            {t('Quote request submitted!')}
-          </h1>
-          <p className="mt-4 text-lg text-muted">{t('A trucking insurance specialist will contact you shortly.')}</p>
+          <ThanksHeading title={t('Quote request submitted!')} text={t('A trucking insurance specialist will contact you shortly.')} />
         </div>
         <p role="alert" className="mt-8 rounded-xl border-l-4 border-danger bg-white p-4 font-medium text-danger empty:hidden">
           {markers.message}

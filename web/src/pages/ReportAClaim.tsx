@@ -10,6 +10,7 @@ import { Icon } from '../ui/Icon';
 import { Island } from '../ui/Island';
 import { Section, SectionHeading } from '../ui/Section';
 import { TextLink } from '../ui/TextLink';
+import { NarrowSection } from '../widgets/NarrowSection';
 import { PageHero } from '../widgets/PageHero';
 
 /** content/pages/report-a-claim.toml (its shape is checked in crates/content/src/pages.rs). */
@@ -89,15 +90,10 @@ export function ReportAClaim() {
           )}
         </div>
       </Section>
-      <Section labelledBy="claim-form-intro-heading">
-        <div className="mx-auto max-w-3xl">
-          <h2 id="claim-form-intro-heading" className="text-3xl font-bold">
-            {copy.form.heading}
-          </h2>
-          <p className="mt-3 mb-8 text-lg text-muted">{copy.form.intro}</p>
-          <Island name="ClaimForm" component={ClaimForm} props={{ insurers, received: copy.received }} className="block" />
-        </div>
-      </Section>
+      <NarrowSection headingId="claim-form-intro-heading" heading={copy.form.heading}>
+        <p className="mt-3 mb-8 text-lg text-muted">{copy.form.intro}</p>
+        <Island name="ClaimForm" component={ClaimForm} props={{ insurers, received: copy.received }} className="block" />
+      </NarrowSection>
     </>
   );
 }

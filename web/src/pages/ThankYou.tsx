@@ -4,32 +4,26 @@ import type { ReactNode } from 'react';
 import { site } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
-import { Icon } from '../ui/Icon';
 import { TextLink } from '../ui/TextLink';
+import { MessageBand, ThanksHeading } from '../widgets/MessageBand';
 
 /** `children`: more to read under the text (what a client's request is and is not yet). */
 export function ThankYou({ title, text, children }: { title: string; text: string; children?: ReactNode }) {
   return (
-    <section aria-labelledby="thanks-title" className="py-20 md:py-28">
-      <div className="container-site max-w-2xl text-center">
-        <Icon name="checkCircle" className="mx-auto size-16 text-success" />
-        <h1 id="thanks-title" className="mt-6 text-3xl font-bold md:text-4xl">
-          {title}
-        </h1>
-        <p className="mt-4 text-lg text-muted">{text}</p>
-        {children}
-        <p className="mt-2 text-muted">
-          {t('Need us sooner? Call')}{' '}
-          <TextLink href={telHref}>{site.phone}</TextLink>
-          .
-        </p>
-        <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <ButtonLink href={pages.home.href}>{t('Back to Home')}</ButtonLink>
-          <ButtonLink href={pages.blog.href} variant="outline">
-            {t('Read Our Guides')}
-          </ButtonLink>
-        </div>
+    <MessageBand labelledBy="thanks-title">
+      <ThanksHeading title={title} text={text} />
+      {children}
+      <p className="mt-2 text-muted">
+        {t('Need us sooner? Call')}{' '}
+        <TextLink href={telHref}>{site.phone}</TextLink>
+        .
+      </p>
+      <div className="mt-8 flex flex-wrap justify-center gap-4">
+        <ButtonLink href={pages.home.href}>{t('Back to Home')}</ButtonLink>
+        <ButtonLink href={pages.blog.href} variant="outline">
+          {t('Read Our Guides')}
+        </ButtonLink>
       </div>
-    </section>
+    </MessageBand>
   );
 }

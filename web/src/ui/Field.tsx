@@ -1,7 +1,7 @@
 // A labelled form field with its hint and its error (red, under the field, tied to it for screen readers).
 // `error` is always rendered as an element so the no-JavaScript template can put the server's message in it.
-// Also an input whose limits are its contract rule's, the forms' honeypot field and the hidden field that says the
-// page's language.
+// Also an input and a text area whose limits are their contract rule's, the forms' honeypot field and the hidden field
+// that says the page's language.
 import { honeypot, locale } from '@contract';
 import { t } from '@i18n/islands';
 import type { ReactNode } from 'react';
@@ -109,6 +109,49 @@ export function RuleInput({
         pattern={rule.pattern}
         min={min}
         max={max}
+        defaultValue={defaultValue}
+        className={inputClass}
+        {...describedBy(id, { hint: Boolean(hint), error: invalid })}
+      />
+    </Field>
+  );
+}
+
+/** A labelled text area whose limits are its contract rule's (`error` and `invalid` as for `RuleInput`). */
+export function RuleTextarea({
+  id,
+  name,
+  label,
+  rule,
+  rows,
+  defaultValue,
+  error,
+  invalid,
+  optional,
+  hint,
+  required = rule.required,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  rule: InputRule;
+  rows: number;
+  defaultValue?: string;
+  error?: string;
+  invalid?: string;
+  optional?: boolean;
+  hint?: string;
+  required?: boolean;
+}) {
+  return (
+    <Field id={id} label={label} optional={optional} hint={hint} error={error}>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        required={required}
+        minLength={rule.minLength}
+        maxLength={rule.maxLength}
         defaultValue={defaultValue}
         className={inputClass}
         {...describedBy(id, { hint: Boolean(hint), error: invalid })}

@@ -1,11 +1,27 @@
 // The call-to-action banner: "primary" (two buttons and three benefit badges) or "secondary" (centred, one button).
+// Also its two buttons, a quote and the contact page, which close /about too.
 import { t } from '@i18n/pages';
 import { site } from '../content';
 import { pages, telHref } from '../links';
 import { ButtonLink } from '../ui/Button';
 import { Icon } from '../ui/Icon';
+import { IconList } from '../ui/IconList';
 
 const badges = [t('Specialized Trucking Coverage'), t('Same-Day Quotes'), t('Competitive Rates')];
+
+/** A quote and the contact page, side by side: `onDark` on a dark band (the banner), outlined on a light one. */
+export function QuoteAndContactButtons({ quoteLabel, onDark = false, className }: { quoteLabel: string; onDark?: boolean; className: string }) {
+  return (
+    <div className={className}>
+      <ButtonLink href={pages.quote.href} size="lg">
+        {quoteLabel}
+      </ButtonLink>
+      <ButtonLink href={pages.contact.href} size="lg" variant={onDark ? 'ghostLight' : 'outline'}>
+        {t('Contact Us')}
+      </ButtonLink>
+    </div>
+  );
+}
 
 export function CtaBanner({
   variant = 'primary',
@@ -39,14 +55,7 @@ export function CtaBanner({
             {title}
           </h2>
           <p className="mt-4 max-w-2xl text-lg text-slate-200">{text}</p>
-          <div className="mt-8 flex flex-wrap gap-4">
-            <ButtonLink href={pages.quote.href} size="lg">
-              {t('Get Free Quote')}
-            </ButtonLink>
-            <ButtonLink href={pages.contact.href} size="lg" variant="ghostLight">
-              {t('Contact Us')}
-            </ButtonLink>
-          </div>
+          <QuoteAndContactButtons quoteLabel={t('Get Free Quote')} onDark className="mt-8 flex flex-wrap gap-4" />
           <p className="mt-6 text-slate-200">
             {t('Prefer to talk?')}{' '}
             <a href={telHref} className="font-semibold text-white underline underline-offset-2 hover:text-amber">
@@ -54,14 +63,7 @@ export function CtaBanner({
             </a>
           </p>
         </div>
-        <ul className="grid gap-3">
-          {badges.map((badge) => (
-            <li key={badge} className="flex items-center gap-3 rounded-xl bg-white/10 px-5 py-4 font-semibold">
-              <Icon name="checkCircle" className="size-6 text-amber" />
-              {badge}
-            </li>
-          ))}
-        </ul>
+        <IconList items={badges} icon="checkCircle" className="grid gap-3" itemClassName="flex items-center gap-3 rounded-xl bg-white/10 px-5 py-4 font-semibold" iconClassName="size-6 text-amber" />
       </div>
     </section>
   );

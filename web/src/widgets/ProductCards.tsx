@@ -5,6 +5,7 @@ import type { Product } from '../content';
 import { productHref } from '../links';
 import { Card } from '../ui/Card';
 import { Icon } from '../ui/Icon';
+import { IconList } from '../ui/IconList';
 import { Image } from '../ui/Image';
 
 export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 }: { product: Product; showRequiredBy?: boolean; headingLevel?: 2 | 3 | 4 }) {
@@ -18,14 +19,7 @@ export function ProductCard({ product, showRequiredBy = false, headingLevel = 3 
         <Heading className="text-xl font-bold text-ink">{product.title}</Heading>
         <p className="mt-2 text-muted">{product.card_description}</p>
         {product.kind === 'vehicle' ? (
-          <ul className="mt-4 space-y-1.5 text-sm">
-            {product.features.map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <Icon name="check" className="mt-0.5 size-4 shrink-0 text-success" />
-                {feature}
-              </li>
-            ))}
-          </ul>
+          <IconList items={product.features} icon="check" className="mt-4 space-y-1.5 text-sm" itemClassName="flex gap-2" iconClassName="mt-0.5 size-4 shrink-0 text-success" />
         ) : (
           <dl className="mt-4 space-y-2 text-sm">
             {showRequiredBy && product.required_by && (
