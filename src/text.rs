@@ -1,5 +1,5 @@
 //! Small text rules every room shares: which characters are invisible controls, text made safe to print in a
-//! terminal, a US phone number as people write it, HTML escaping. A leaf: it imports nothing of the server's.
+//! terminal, a US phone number as people write it, HTML escaping, a first letter's case. A leaf: it imports nothing of the server's.
 
 use std::borrow::Cow;
 
@@ -51,4 +51,22 @@ pub fn escape_html(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#x27;")
+}
+
+/// `Add a vehicle` -> `add a vehicle`, `Agregar un vehículo` -> `agregar un vehículo`: a label inside a sentence.
+pub fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `the replica is behind` -> `The replica is behind`: a sentence's start.
+pub fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -18,6 +18,7 @@ use crate::config::Settings;
 use crate::notify::Outbox;
 use crate::notify::compose::report::ReportMail;
 use crate::store::DbPool;
+use crate::text::{escape_html, lower_first, upper_first};
 
 /// Makes the alerts (after the leads' stage, whose pool and outbox they use) and manages them as state.
 pub fn stage() -> rocket::fairing::AdHoc {
@@ -215,7 +216,7 @@ impl Alerts {
             .split_once(". ")
             .map_or(trouble, |(first, _)| first)
             .trim_end_matches('.');
-        let whole = capitalized(trouble.trim_end_matches('.'));
+        let whole = upper_first(trouble.trim_end_matches('.'));
         Some(self.mail(
             format!("Action needed: {}", lowercased(headline)),
             format!("{whole}.\n\n{}", concern.advice()),
@@ -226,7 +227,7 @@ impl Alerts {
         let html = format!(
             "<!doctype html><html><body>{}</body></html>",
             text.split("\n\n")
-                .map(|paragraph| format!("<p>{}</p>", escape(paragraph)))
+                .map(|paragraph| format!("<p>{}</p>", escape_html(paragraph)))
                 .collect::<String>()
         );
         ReportMail {
@@ -273,31 +274,13 @@ fn lasting(length: Duration) -> String {
     }
 }
 
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
 /// The first letter in lower case, unless the first word is an acronym ("HTTPS").
 fn lowercased(text: &str) -> String {
     let first_word = text.split(' ').next().unwrap_or_default();
     if first_word.len() > 1 && first_word.chars().all(|c| !c.is_lowercase()) {
         return text.to_string();
     }
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_lowercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    lower_first(text)
 }
 
 #[cfg(test)]

@@ -116,14 +116,7 @@ pub fn subject(lead: &Lead) -> String {
     }
 }
 
-/// `Add a vehicle` -> `add a vehicle`, `Agregar un vehículo` -> `agregar un vehículo`: a label inside a sentence.
-pub(super) fn lower_first(label: &str) -> String {
-    let mut chars = label.chars();
-    chars
-        .next()
-        .map(|first| first.to_lowercase().chain(chars).collect())
-        .unwrap_or_default()
-}
+pub(super) use crate::text::lower_first;
 
 /// The subject of the agency's e-mail about `kind` of news of the lead; `[ES] ` first for a lead sent in Spanish,
 /// so the inbox shows who to call back in Spanish; [`SUSPECTED_SPAM`] before everything for a suspected-spam lead.
