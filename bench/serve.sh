@@ -33,45 +33,9 @@ PAGES=(/ /get-quote /products/dump-truck-insurance /blog/understanding-dot-insur
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench: $*"; exit 1; }
-
-# --- What it needs ---------------------------------------------------------------------------------------------
-missing=()
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-[ -e "$BROTLI_MODULE" ] || missing+=(libnginx-mod-http-brotli-static)
-command -v wrk >/dev/null || missing+=(wrk)
-command -v curl >/dev/null || missing+=(curl)
-command -v python3 >/dev/null || missing+=(python3)
-if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    say "Installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    die "missing: ${missing[*]}. Install with: sudo apt-get install ${missing[*]}"
-  fi
-fi
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
-command -v cargo >/dev/null || die "missing: cargo (Rust)"
-
-if [ -n "${BENCH_BINARY:-}" ]; then
-  # Another build of truckins (an older commit, say); it must embed the same site as the one built here, which
-  # the byte comparison below checks.
-  BINARY="$BENCH_BINARY"
-  say "Benchmarking $BINARY as it is"
-else
-  say "Building the release binary (cargo build --release --locked)"
-  cargo build --release --locked --quiet
-  BINARY="$TARGET_DIR/release/truckins"
-fi
-[ -x "$BINARY" ] || die "no executable at $BINARY"
-BINARY="$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")"
-# build.rs writes the site it hands to rust-embed into $OUT_DIR/site; the newest one is the one just embedded
-# (checked below: both servers must answer every page with the same bytes).
-SITE="${BENCH_SITE:-$(ls -dt "$TARGET_DIR"/release/build/embedded-*/out/site 2>/dev/null | head -n 1 || true)}"
-[ -n "$SITE" ] && [ -f "$SITE/index.html" ] || die "no built site under $TARGET_DIR/release/build/embedded-*/out/site"
-SITE="$(cd "$SITE" && pwd)"
+source bench/common.sh
+need_tools wrk curl python3
+binary_and_site
 
 # --- Our processes, and only ours, are stopped on any exit -----------------------------------------------------
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/truckins-bench.XXXXXX")"
@@ -89,19 +53,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-wait_until_up() { # URL PID
-  for _ in $(seq 100); do
-    kill -0 "$2" 2>/dev/null || return 1
-    curl -fso /dev/null "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 
 # --- truckins --------------------------------------------------------------------------------------------------
 # Its request log (one line per request) goes to a file, as it would go to journald in a deployment: the cost of
@@ -199,7 +150,6 @@ CONF
 NGINX_PID=$!
 wait_until_up "http://127.0.0.1:$NGINX_PORT/" "$NGINX_PID" \
   || die "nginx did not start: $(cat "$WORK/nginx/error.log" 2>/dev/null)"
-nginx_pids() { echo "$NGINX_PID" $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null); }
 
 # --- Both serve the same bytes for every page ------------------------------------------------------------------
 for page in "${PAGES[@]}"; do
@@ -235,22 +185,8 @@ end
 LUA
 } >"$WORK/pages.lua"
 
-cpu_ticks() { # PIDS...: utime + stime, in clock ticks, summed (fields 14 and 15 of /proc/PID/stat)
-  local total=0 pid stat fields
-  for pid in "$@"; do
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
-    # After the command name (which may hold spaces, hence the last ')'), utime and stime are the 12th and 13th.
-    read -ra fields <<<"${stat##*) }"
-    total=$((total + fields[11] + fields[12]))
-  done
-  echo "$total"
-}
 pids_of() { case "$1" in truckins) echo "$TRUCKINS_PID" ;; uncounted) echo "$UNCOUNTED_PID" ;; *) nginx_pids ;; esac; }
 port_of() { case "$1" in truckins) echo "$TRUCKINS_PORT" ;; uncounted) echo "$UNCOUNTED_PORT" ;; *) echo "$NGINX_PORT" ;; esac; }
-
-busy_ticks() { # every core's non-idle time so far, in clock ticks (the first line of /proc/stat)
-  awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
-}
 
 # SERVER SECONDS -> "requests duration_us p50_us p99_us errors server_ticks other_ticks", where other_ticks is the
 # CPU that neither the server nor wrk used meanwhile: the rest of the machine, which should be near nothing.

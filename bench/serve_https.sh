@@ -30,34 +30,9 @@ BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 SUITES=TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256
 KX_GROUPS=X25519:prime256v1:secp384r1
 
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench: $*"; exit 1; }
-
-# --- What it needs ---------------------------------------------------------------------------------------------
-missing=()
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-[ -e "$BROTLI_MODULE" ] || missing+=(libnginx-mod-http-brotli-static)
-for tool in wrk curl openssl python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-command -v h2load >/dev/null || missing+=(nghttp2-client)
-if [ "${#missing[@]}" -gt 0 ]; then
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || die "missing: ${missing[*]}. Install with: sudo apt-get install ${missing[*]}"
-  say "Installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
-
-if [ -n "${BENCH_BINARY:-}" ]; then
-  BINARY="$BENCH_BINARY"
-else
-  say "Building the release binary (cargo build --release --locked)"
-  cargo build --release --locked --quiet
-  BINARY="$TARGET_DIR/release/truckins"
-fi
-BINARY="$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")"
-SITE="${BENCH_SITE:-$(ls -dt "$TARGET_DIR"/release/build/embedded-*/out/site 2>/dev/null | head -n 1 || true)}"
-[ -n "$SITE" ] && [ -f "$SITE/index.html" ] || die "no built site under $TARGET_DIR/release/build/embedded-*/out/site"
-SITE="$(cd "$SITE" && pwd)"
+source bench/common.sh
+need_tools wrk curl openssl python3 nghttp2-client=h2load
+binary_and_site
 
 # --- Our processes, and only ours, are stopped on any exit -----------------------------------------------------
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/truckins-bench-https.XXXXXX")"
@@ -69,15 +44,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_until_up() { # URL PID
-  for _ in $(seq 200); do
-    kill -0 "$2" 2>/dev/null || return 1
-    curl -ksfo /dev/null "$1" && return 0
-    sleep 0.05
-  done
-  return 1
-}
 
 # --- One certificate and key for both: self-signed, ECDSA P-256 (what Let's Encrypt issues by default to rustls-
 # era clients such as ours) -------------------------------------------------------------------------------------
@@ -174,7 +140,6 @@ CONF
 "$NGINX" -p "$WORK/nginx/" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" &
 NGINX_PID=$!
 wait_until_up "https://127.0.0.1:$NGINX_PORT/" "$NGINX_PID" || die "nginx did not start: $(cat "$WORK/nginx/error.log" 2>/dev/null)"
-nginx_pids() { echo "$NGINX_PID" $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null); }
 pids_of() { [ "$1" = truckins ] && echo "$TRUCKINS_PID" || nginx_pids; }
 port_of() { [ "$1" = truckins ] && echo "$HTTPS_PORT" || echo "$NGINX_PORT"; }
 
@@ -208,22 +173,12 @@ done = function(summary, latency, requests)
 end
 LUA
 } >"$WORK/pages.lua"
-cpu_ticks() { # PIDS...: utime + stime summed, in clock ticks
-  local total=0 pid stat fields
-  for pid in "$@"; do
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
-    read -ra fields <<<"${stat##*) }"
-    total=$((total + fields[11] + fields[12]))
-  done
-  echo "$total"
-}
 urls() { local page; for page in "${PAGES[@]}"; do printf 'https://127.0.0.1:%s%s ' "$(port_of "$1")" "$page"; done; }
 # h2load's times come with their unit (us, ms, s): in ms.
 MS='function ms(t) { if (t ~ /us$/) return t / 1000; if (t ~ /ms$/) return t + 0; return t * 1000 } '
 HEADERS=(-H "Accept-Encoding: $ENCODING" -H "User-Agent: $AGENT" -H "Accept-Language: $LANGUAGE")
 
 # SERVER PROTOCOL CONNECTIONS SECONDS -> "req/s p99_ms cpu_ms_per_1000 connect_ms errors"
-busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; } # every core's non-idle time
 run_load() {
   local before after busy_before busy_after client out
   before="$(cpu_ticks $(pids_of "$1"))"
