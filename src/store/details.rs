@@ -27,6 +27,8 @@ pub struct Details {
     pub effective_date: Option<String>,
     pub claims_3y: Option<i64>,
     pub best_time_to_call: Option<String>,
+    /// The vehicles, drivers and losses (issue 39), replaced with the rest.
+    pub schedules: super::schedules::Schedules,
 }
 
 /// How long after its quote a details token is taken.
@@ -77,6 +79,33 @@ pub enum Added {
     Expired,
 }
 
+/// The lead whose token this is, if it is young at `now`: [`Added::Lead`] with its id, else why not (the details'
+/// and the documents' posts answer alike).
+pub fn lead_of_token(
+    transaction: &rusqlite::Transaction<'_>,
+    token: &str,
+    now: OffsetDateTime,
+) -> rusqlite::Result<Added> {
+    let found: Option<(i64, String)> = transaction
+        .query_row(
+            "SELECT id, created_at FROM leads WHERE details_token_sha256 = ?1",
+            [token_hash(token)],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    let Some((id, created_at)) = found else {
+        return Ok(Added::Unknown);
+    };
+    // A time stamp that cannot be read is not taken as young.
+    let young = OffsetDateTime::parse(&created_at, &Rfc3339)
+        .is_ok_and(|created| now - created <= TOKEN_LIFETIME);
+    Ok(if young {
+        Added::Lead(id)
+    } else {
+        Added::Expired
+    })
+}
+
 /// Puts `details` on the lead whose token this is (all of them: a later post replaces every field) and runs `also`
 /// in the same transaction (the agency's notifications of them), unless the token is unknown or expired at `now`.
 pub fn add(
@@ -86,24 +115,11 @@ pub fn add(
     now: OffsetDateTime,
     also: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> rusqlite::Result<()>,
 ) -> Result<Added, StoreError> {
-    let hash = token_hash(token);
     write(pool, |transaction| {
-        let found: Option<(i64, String)> = transaction
-            .query_row(
-                "SELECT id, created_at FROM leads WHERE details_token_sha256 = ?1",
-                [&hash],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()?;
-        let Some((id, created_at)) = found else {
-            return Ok(Added::Unknown);
+        let id = match lead_of_token(transaction, token, now)? {
+            Added::Lead(id) => id,
+            refused => return Ok(refused),
         };
-        // A time stamp that cannot be read is not taken as young.
-        let young = OffsetDateTime::parse(&created_at, &Rfc3339)
-            .is_ok_and(|created| now - created <= TOKEN_LIFETIME);
-        if !young {
-            return Ok(Added::Expired);
-        }
         transaction.execute(
             "UPDATE leads SET mc_number = ?1, years_in_business = ?2, radius = ?3, operating_states = ?4, \
              commodities = ?5, commodities_other = ?6, hazmat = ?7, power_units = ?8, trailers = ?9, drivers = ?10, \
@@ -128,6 +144,11 @@ pub fn add(
                 super::now(),
                 id
             ],
+        )?;
+        let (vehicles, drivers, losses) = details.schedules.columns();
+        transaction.execute(
+            "UPDATE leads SET vehicle_schedule = ?1, driver_schedule = ?2, loss_history = ?3 WHERE id = ?4",
+            params![vehicles, drivers, losses, id],
         )?;
         also(transaction, id)?;
         Ok(Added::Lead(id))

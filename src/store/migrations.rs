@@ -31,6 +31,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (14, include_str!("migrations/0014_suspected_spam.sql")),
     (15, include_str!("migrations/0015_installation_keys.sql")),
     (16, include_str!("migrations/0016_tls.sql")),
+    (
+        17,
+        include_str!("migrations/0017_schedules_documents_xdates.sql"),
+    ),
 ];
 
 pub(super) fn migrate(connection: &mut rusqlite::Connection) -> Result<(), StoreError> {

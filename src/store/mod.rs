@@ -9,12 +9,14 @@
 //! write would be taken (one row, replaced at each check).
 
 pub mod details;
+pub mod documents;
 mod error;
 mod group;
 mod kinds;
 mod migrations;
 mod pool;
 pub mod request;
+pub mod schedules;
 mod snapshot;
 
 use rusqlite::{OptionalExtension, params};
@@ -27,6 +29,7 @@ pub use group::Also;
 pub use kinds::{ChangedBy, Language, Source, Status, Via};
 pub use pool::{Checkpoints, Connection, DbPool, create_private, open, open_with};
 pub use request::Request;
+pub use schedules::{Driver, Loss, Rows, Schedules, Vehicle};
 pub use snapshot::CarrierSnapshot;
 
 /// Declares [`Lead`] and [`COLUMNS`] from one list of fields in storage order (the `leads` table's columns after
@@ -129,6 +132,12 @@ lead_columns! {
     // Sent faster than a person types (issue 36, migration 0014): kept, marked, the agency told and no confirmation
     // sent (src/leads/pipeline.rs).
     suspected_spam: bool,
+    // A quote's schedules (issue 39, migration 0017), sent with its details and replaced with them.
+    vehicle_schedule: Option<Rows<Vehicle>>,
+    driver_schedule: Option<Rows<Driver>>,
+    loss_history: Option<Rows<Loss>>,
+    // The policy expiration the agency was last reminded to re-quote for (the x-date, src/status/xdates.rs).
+    xdate_sent_for: Option<String>,
 }
 
 /// Whether a lead was stored now or had been stored before under the same submission id.

@@ -472,6 +472,10 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
         "request",
         // A flag (CHECK 0 or 1).
         "suspected_spam",
+        // JSON arrays (CHECK json_valid), like the request.
+        "vehicle_schedule",
+        "driver_schedule",
+        "loss_history",
     ];
     let columns: Vec<&str> = truckins::store::COLUMNS
         .iter()

@@ -123,7 +123,7 @@ fn an_old_database_with_leads_migrates_losslessly() {
             "SELECT version FROM schema_migrations ORDER BY version"
         )
         .len(),
-        16
+        17
     );
     // Migration 0014 (issue 36): no lead from before was suspected spam, and the mark is 0 or 1.
     assert_eq!(
@@ -150,7 +150,9 @@ fn an_old_database_with_leads_migrates_losslessly() {
         "deliveries_one_reminder",
         "deliveries_pending",
         "deliveries_urgent",
+        "lead_documents_lead",
         "leads_created_at",
+        "leads_policy_expiration",
         "leads_details_token",
         "leads_status",
         "leads_submission",

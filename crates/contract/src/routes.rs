@@ -46,6 +46,11 @@ pub const REFERENCE_PARAMETER: &str = "reference";
 
 /// The DOT lookup, `GET /api/carriers/<dot>`: the quote form's "Is this your company?" asks it.
 pub const CARRIERS_API: &str = "/api/carriers";
+/// A quote's documents (issue 39): loss runs and the like, one file per multipart post with the details token.
+pub const DOCUMENTS_API: &str = "/api/leads/documents";
+/// The agency's one signed page of a quote's whole submission (`/lead-submission/ID?...&sig=`), and a document of it.
+pub const LEAD_SUBMISSION: &str = "/lead-submission/";
+pub const LEAD_DOCUMENTS: &str = "/lead-documents/";
 
 /// The error pages, prerendered like the others under `_errors/` (a folder the server never serves by its name).
 pub mod error_pages {

@@ -6,6 +6,31 @@
 /// (English, Spanish) pairs, one a line: read as a table, so left as one.
 #[rustfmt::skip]
 const TEXTS: &[(&str, &str)] = &[
+    // The schedules of a quote's details (issue 39).
+    ("Please list at most 50 vehicles here: your specialist will take the rest", "Anote como máximo 50 vehículos aquí: su especialista tomará el resto"),
+    ("The first line must name the columns: year, make, model, vin, stated_value, garaging_zip", "La primera línea debe nombrar las columnas: year, make, model, vin, stated_value, garaging_zip"),
+    ("Please list at most 50 drivers here: your specialist will take the rest", "Anote como máximo 50 choferes aquí: su especialista tomará el resto"),
+    ("The first line must name the columns: name, date_of_birth, license_state, years_experience, violations_3y, accidents_3y", "La primera línea debe nombrar las columnas: name, date_of_birth, license_state, years_experience, violations_3y, accidents_3y"),
+    ("Please list at most 20 losses here: attach the loss runs for the rest", "Anote como máximo 20 siniestros aquí: adjunte los historiales de siniestros para el resto"),
+    ("The first line must name the columns: date, kind, amount, description", "La primera línea debe nombrar las columnas: date, kind, amount, description"),
+    ("For your drivers' safety, we never take a license number online: leave it out, we will ask for it by phone", "Por la seguridad de sus choferes, nunca recibimos un número de licencia por internet: omítalo, se lo pediremos por teléfono"),
+    ("This row could not be read: each row needs the list's columns, separated by commas", "No se pudo leer esta fila: cada fila necesita las columnas de la lista, separadas por comas"),
+    ("This column is not one of the list's: please remove it", "Esta columna no es de la lista: quítela"),
+    ("Please send a list of rows, or CSV text with a header line", "Envíe una lista de filas, o texto CSV con una línea de encabezado"),
+    ("Years of experience must be a whole number from 0 to 70", "Los años de experiencia deben ser un número entero de 0 a 70"),
+    ("Violations in 3 years must be a whole number from 0 to 99", "Las infracciones en 3 años deben ser un número entero de 0 a 99"),
+    ("Accidents in 3 years must be a whole number from 0 to 99", "Los accidentes en 3 años deben ser un número entero de 0 a 99"),
+    ("Please enter the date of the loss as a valid date, such as 2024-03-15", "Escriba la fecha del siniestro como una fecha válida, por ejemplo 2024-03-15"),
+    ("The date of a loss must be within the last 10 years, and not in the future", "La fecha de un siniestro debe estar dentro de los últimos 10 años, y no en el futuro"),
+    ("Please say what kind of loss it was", "Indique qué tipo de siniestro fue"),
+    ("Kind must be liability, physical_damage, cargo or other", "El tipo debe ser liability, physical_damage, cargo u other"),
+    ("Please enter the amount of the loss in dollars", "Escriba el monto del siniestro en dólares"),
+    ("Amount must be a whole number of dollars, such as 12500", "El monto debe ser un número entero de dólares, por ejemplo 12500"),
+    ("Amount must be from $0 to $100,000,000", "El monto debe ser de $0 a $100.000.000"),
+    ("Description must be less than 200 characters", "La descripción debe tener menos de 200 caracteres"),
+    ("Liability", "Responsabilidad civil"),
+    ("Physical damage", "Daños físicos"),
+    ("Cargo", "Carga"),
     // The lead forms' fields.
     ("Name must be at least 2 characters", "El nombre debe tener al menos 2 caracteres"),
     ("Name must be less than 100 characters", "El nombre debe tener menos de 100 caracteres"),
@@ -229,7 +254,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::forms::{self, claim, details, policy_change};
+    use crate::forms::{self, claim, details, policy_change, schedules};
 
     /// Every English text of the contract a visitor may read.
     fn english_texts() -> BTreeSet<&'static str> {
@@ -271,6 +296,30 @@ mod tests {
         texts.extend(crate::answers::TRANSLATED);
         texts.insert(forms::EMAIL_NOT_ASCII);
         texts.insert(forms::optout::ONE_OF_THEM);
+        for schedule in schedules::SCHEDULES {
+            texts.extend([schedule.too_many, schedule.bad_header]);
+            for field in schedule.columns {
+                let limits = [field.min, field.max].into_iter().flatten();
+                texts.extend(limits.map(|limit| limit.message));
+                texts.extend(
+                    [
+                        field.missing,
+                        field.invalid,
+                        field.out_of_range,
+                        field.refused,
+                    ]
+                    .into_iter()
+                    .flatten(),
+                );
+            }
+        }
+        texts.extend(schedules::LOSS_KINDS.iter().map(|(_, label)| *label));
+        texts.extend([
+            schedules::LICENSE_NUMBER_REFUSED,
+            schedules::ROW_UNREADABLE,
+            schedules::UNKNOWN_COLUMN,
+            schedules::NOT_A_SCHEDULE,
+        ]);
         texts
     }
 

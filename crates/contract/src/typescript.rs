@@ -131,6 +131,27 @@ pub fn typescript_for(locale: Locale) -> String {
             "licenseNumberByPhone": locale.text(forms::policy_change::LICENSE_NUMBER_BY_PHONE),
         }),
     );
+    // The details' schedules (issue 39): each list's columns (the CSV header, in order) with their rules, and the
+    // documents' address.
+    let schedules: Map<String, Value> = forms::schedules::SCHEDULES
+        .iter()
+        .map(|schedule| {
+            let columns: Vec<Value> = schedule
+                .columns
+                .iter()
+                .map(|column| {
+                    let mut json = field_json(column);
+                    json["name"] = json!(column.name);
+                    json
+                })
+                .collect();
+            let value = json!({ "maxRows": schedule.max_rows, "columns": columns, "tooMany": locale.text(schedule.too_many) });
+            (schedule.name.to_string(), value)
+        })
+        .collect();
+    export("schedules", &Value::Object(schedules));
+    export("lossKinds", &choices(&forms::schedules::LOSS_KINDS));
+    export("documentsApi", &json!(routes::DOCUMENTS_API));
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);

@@ -81,6 +81,8 @@ pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
         effective_date: effective,
         claims_3y: claims,
         best_time_to_call: best_time,
+        // Issue 39: the schedules are read by the next change (src/leads/validate/schedules.rs).
+        schedules: Default::default(),
     })
 }
 

@@ -1,13 +1,18 @@
 // "Speed up your quote": the operation's details an underwriter asks for, offered once a quote is stored, all
 // optional. Inside the quote island's thank-you state (JavaScript, `token` from the 201 answer) and on the quote's
 // no-JavaScript thank-you page, rendered as a template whose markers the server fills (the token among them).
-import { detailsChoices, detailsForm, type DetailsField } from '@contract';
+import { detailsChoices, detailsForm, schedules, type DetailsField } from '@contract';
 import { t } from '@i18n/islands';
-import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
+import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleTextarea } from '../ui/Field';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 
 const rules = detailsForm.fields;
+const scheduleLabels = {
+  vehicle_schedule: t('Vehicles (CSV)'),
+  driver_schedule: t('Drivers (CSV)'),
+  loss_history: t('Losses in the last 10 years (CSV)'),
+};
 
 export interface DetailsFormProps {
   /** The quote's details token (from its 201 answer); absent in the template, where the server fills it in. */
@@ -115,6 +120,12 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
         {date('effective_date', t('New Policy Should Start'))}
         {select('best_time_to_call', t('Best Time to Call'), detailsChoices.bestTimeToCall)}
       </div>
+      {/* Issue 39: the schedules as CSV text (a header line, then a row a line); the server reads and checks each row. */}
+      {(['vehicle_schedule', 'driver_schedule', 'loss_history'] as const).map((name) => (
+        <div key={name} className="mt-4">
+          <RuleTextarea id={id(name)} name={name} label={scheduleLabels[name]} rule={rules[name]} rows={4} optional defaultValue={value(name)} error={error(name)} hint={schedules[name].columns.map((column) => column.name).join(', ')} />
+        </div>
+      ))}
       <Honeypot id={id('website')} />
       <LocaleInput />
       <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70">

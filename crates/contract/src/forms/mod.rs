@@ -269,6 +269,7 @@ pub mod claim;
 pub mod details;
 pub mod optout;
 pub mod policy_change;
+pub mod schedules;
 mod vin;
 
 mod catalogue;

@@ -68,6 +68,9 @@ const table: Record<string, string> = {
   "New Policy Should Start": "Inicio de la nueva póliza",
   "Best Time to Call": "Mejor hora para llamarle",
   "Send Details": "Enviar datos",
+  "Vehicles (CSV)": "Vehículos (CSV)",
+  "Drivers (CSV)": "Choferes (CSV)",
+  "Losses in the last 10 years (CSV)": "Siniestros de los últimos 10 años (CSV)",
   "Details received": "Datos recibidos",
 
   // ContactForm.
