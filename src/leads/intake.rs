@@ -8,9 +8,10 @@ use rocket::data::{Data, ToByteUnit};
 use rocket::http::{ContentType, Status};
 use rocket::serde::json::Value;
 
-use super::validate::RawFields;
+use super::validate::{self, RawFields};
 use contract::answers;
 use contract::forms::EXTRA_FIELDS;
+use contract::forms::schedules::SCHEDULES;
 use contract::locale::{FIELD, Locale};
 
 use super::{BODY_LIMIT_KIB, Form};
@@ -122,7 +123,7 @@ fn check_submission_id(fields: RawFields) -> Result<RawFields, Refusal> {
     }
 }
 
-/// A JSON body: an object whose form fields are strings, numbers or booleans.
+/// A JSON body: an object whose form fields are strings, numbers or booleans; a schedule's a list of rows or text.
 fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
     let value: Value = serde_json::from_str(text).map_err(|e| Refusal {
         detail: Some(e.to_string()),
@@ -144,9 +145,14 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
     let mut fields = BTreeMap::new();
     let names = form.rules().fields.iter().map(|field| field.name);
     for name in names.chain(EXTRA_FIELDS).chain([FIELD]) {
+        let is_schedule = SCHEDULES.iter().any(|schedule| schedule.name == name);
         let text = match object.get(name) {
             None | Some(Value::Null) => continue,
             Some(Value::String(text)) => text.clone(),
+            // A schedule (issue 39) is a list of rows, kept as its JSON text for validation to read row by row (a
+            // string is CSV text); anything else is no list, which validation answers on the field (422).
+            Some(list @ Value::Array(_)) if is_schedule => list.to_string(),
+            Some(_) if is_schedule => validate::NOT_A_LIST.to_string(),
             Some(Value::Number(number)) => number.to_string(),
             Some(Value::Bool(flag)) => flag.to_string(),
             // A list field (the details' commodities) may come as a list of strings, read as the form's commas.

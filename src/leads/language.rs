@@ -11,7 +11,7 @@ use super::validate::{FieldErrors, RawFields};
 pub fn of_fields(fields: &RawFields) -> Result<Locale, FieldErrors> {
     match fields.get(FIELD).trim() {
         "" => Ok(Locale::En),
-        code => Locale::parse(code).ok_or_else(|| FieldErrors::from([(FIELD, BAD_LOCALE)])),
+        code => Locale::parse(code).ok_or_else(|| FieldErrors::from([(FIELD.into(), BAD_LOCALE)])),
     }
 }
 
