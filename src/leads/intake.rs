@@ -1,5 +1,5 @@
 //! Reading a submission: the body's encoding (JSON or urlencoded) from its Content-Type, the body read within
-//! [`BODY_LIMIT_KIB`](super::BODY_LIMIT_KIB) as UTF-8, parsed into the form's raw fields, and the client's
+//! the form's limit ([`BODY_LIMIT_KIB`](super::BODY_LIMIT_KIB), the details' larger) as UTF-8, parsed into the form's raw fields, and the client's
 //! submission id checked. What cannot be read becomes a [`Refusal`]; the routes decide how to present it.
 
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ use contract::forms::EXTRA_FIELDS;
 use contract::forms::schedules::SCHEDULES;
 use contract::locale::{FIELD, Locale};
 
-use super::{BODY_LIMIT_KIB, Form};
+use super::Form;
 
 /// How a submission's body is written: JSON from a program (or our island), urlencoded from a plain form post.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -73,7 +73,11 @@ fn refuse(status: Status, sentence: &'static str) -> Refusal {
 
 /// The submission's raw fields, or why the body cannot be taken.
 pub async fn read(form: Form, body: Data<'_>, encoding: Encoding) -> Result<RawFields, Refusal> {
-    let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
+    let text = match body
+        .open(form.body_limit_kib().kibibytes())
+        .into_string()
+        .await
+    {
         Ok(text) if text.is_complete() => text.into_inner(),
         Ok(_) => {
             return Err(refuse(Status::PayloadTooLarge, answers::BODY_TOO_LARGE));
