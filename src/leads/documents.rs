@@ -362,3 +362,49 @@ fn page(outcome: Result<Document, Refusal>, token: &str, locale: Locale) -> Repl
     };
     Reply::Page(status, nojs::documents_page(token, &message, locale))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_what_its_first_bytes_say() {
+        assert_eq!(media_type(b"%PDF-1.7\n"), Some("application/pdf"));
+        assert_eq!(media_type(b"\xFF\xD8\xFF\xDB"), Some("image/jpeg"));
+        assert_eq!(media_type(b"\x89PNG\r\n\x1a\n\0"), Some("image/png"));
+        for other in [
+            &b"\x7fELF\x02"[..],
+            b"PK\x03\x04",
+            b"%PDF",
+            b"\x89PNG\r\n",
+            b"",
+            b" %PDF-1.4",
+        ] {
+            assert_eq!(media_type(other), None, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn a_name_keeps_its_last_part_in_printable_characters_and_the_extension_of_what_it_is() {
+        let pdf = "application/pdf";
+        assert_eq!(
+            file_name(Some("C:\\scans\\loss runs.pdf"), pdf),
+            "loss runs.pdf"
+        );
+        assert_eq!(file_name(Some("/home/x/RUNS.PDF"), pdf), "RUNS.PDF");
+        assert_eq!(
+            file_name(Some("invoice\u{202E}fdp.exe"), pdf),
+            "invoicefdp.exe.pdf"
+        );
+        assert_eq!(file_name(Some("line\r\nbreak.pdf"), pdf), "linebreak.pdf");
+        assert_eq!(file_name(Some("truck.JPEG"), "image/jpeg"), "truck.JPEG");
+        assert_eq!(file_name(Some("truck.pdf"), "image/jpeg"), "truck.pdf.jpg");
+        assert_eq!(file_name(None, "image/png"), "document.png");
+        for nothing in ["", "  ", "..", "dir/", "\u{0007}"] {
+            assert_eq!(file_name(Some(nothing), pdf), "document.pdf", "{nothing:?}");
+        }
+        let long = file_name(Some(&format!("{}.pdf", "é".repeat(300))), pdf);
+        assert_eq!(long.chars().count(), NAME_CHARS);
+        assert!(long.ends_with("é.pdf"));
+    }
+}
