@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::common::process::{Http, Reply, TempDir};
 use crate::consent::files_holding;
+use crate::notify::support::wait_until;
 use crate::notify::{cli, post, quote, serve};
 
 const DOCUMENTS: &str = "/api/leads/documents";
@@ -542,4 +543,38 @@ fn uploads_are_limited_per_address_and_a_browser_is_told_so_on_the_page() {
         reply.text()
     );
     assert!(reply.header("retry-after").is_some());
+}
+
+#[test]
+fn the_retention_period_erases_an_old_quote_s_documents() {
+    let dir = TempDir::new("documents-retention");
+    let database = dir.path().join("leads.db");
+    let clock = dir.path().join("clock");
+    set_clock(&clock, "2020-01-01T12:00:00Z");
+    let env = [("TRUCKINS_TEST_CLOCK", clock.display().to_string())];
+    let mut server = serve(&database, "serve", &env, &[]);
+    let (old, token) = quoted(server.port, "old@retention.example", "docs-retention-1");
+    let reply = upload(
+        server.port,
+        &token,
+        "old.pdf",
+        "application/pdf",
+        &pdf("Marker-Old-Runs-R5"),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    server.terminate();
+
+    // 1,825 days later and more: the quote is past the period when the server starts.
+    set_clock(&clock, "2025-01-02T12:00:00Z");
+    let server = serve(&database, "serve", &env, &[]);
+    wait_until("the retention pass in the log", || {
+        format!("{}{}", server.stdout_text(), server.stderr_text())
+            .contains("retention: erased 1 leads")
+            .then_some(())
+    });
+    assert!(stored(&database, old).is_empty());
+    assert_eq!(
+        files_holding(&database, "marker-old-runs"),
+        Vec::<String>::new()
+    );
 }
