@@ -76,9 +76,10 @@ impl Handler for DocumentsRoute {
             Ok(posted) => self.store(request, posted, leads).await,
             Err(refusal) => Err(refusal),
         };
-        let reply = match wants_page {
-            true => page(outcome, &token, locale),
-            false => json_reply(outcome, locale),
+        let reply = if wants_page {
+            page(outcome, &token, locale)
+        } else {
+            json_reply(outcome, locale)
         };
         route::Outcome::from(request, reply)
     }
