@@ -57,9 +57,9 @@ pub enum LeadsCommand {
         status: store::Status,
     },
     /// A person's privacy request: erase the personal fields of every lead and opt-out with this e-mail address or
-    /// phone number (name, e-mail, phone, company, messages, IP, user agent, details, carrier record), keeping the
-    /// dates, form, status, insurance type and campaign tags. A record of the request is kept: its date, the counts
-    /// and a keyed hash of the identifier (never the identifier).
+    /// phone number (name, e-mail, phone, company, messages, IP, user agent, details, schedules, uploaded documents,
+    /// carrier record), keeping the dates, form, status, insurance type and campaign tags. A record of the request is
+    /// kept: its date, the counts and a keyed hash of the identifier (never the identifier).
     Forget {
         /// The e-mail address to forget.
         #[arg(long, conflicts_with = "phone", required_unless_present = "phone")]

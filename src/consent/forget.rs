@@ -2,12 +2,12 @@
 //! opt-outs older than `lead_retention_days`) erase the same way. A lead keeps what says nobody (its dates, form,
 //! status, insurance type and number of trucks, its consent's wording and version, the attribution's hosts and
 //! campaign tags, unless a tag or host holds the lead's own name, company, e-mail or phone) and loses every field that
-//! could (a claim's or a change request's own fields with the rest); its deliveries lose their recipient and last
-//! error, and the agency's news of an opt-out that named it loses its payload. A request also erases the identifier
-//! it was made by (the e-mail or the phone, in any spelling) elsewhere ([`super::elsewhere`]: other leads, stored
-//! reports, visit counts); names and companies only in the person's own rows. With `secure_delete` on every
-//! connection (see `store::pool`) the old bytes are overwritten in the file, and a `TRUNCATE` checkpoint empties the
-//! WAL.
+//! could (a claim's or a change request's own fields, a quote's schedules and documents with the rest); its
+//! deliveries lose their recipient and last error, and the agency's news of an opt-out that named it loses its
+//! payload. A request also erases the identifier it was made by (the e-mail or the phone, in any spelling) elsewhere
+//! ([`super::elsewhere`]: other leads, stored reports, visit counts); names and companies only in the person's own
+//! rows. With `secure_delete` on every connection (see `store::pool`) the old bytes are overwritten in the file,
+//! and a `TRUNCATE` checkpoint empties the WAL.
 
 use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -193,8 +193,8 @@ pub fn host_of(url: &str) -> Option<String> {
     (scheme_ok && !host.is_empty()).then(|| format!("{scheme}://{host}"))
 }
 
-/// Erases the personal fields of `leads` (see the module's doc) at `now`, and their deliveries' recipient and last
-/// error (an SMTP refusal may quote the address).
+/// Erases the personal fields of `leads` (see the module's doc) at `now`, their schedules and documents, and their
+/// deliveries' recipient and last error (an SMTP refusal may quote the address).
 pub fn erase_leads(
     transaction: &Transaction<'_>,
     leads: &[i64],
@@ -212,7 +212,8 @@ pub fn erase_leads(
          years_in_business = NULL, radius = NULL, operating_states = NULL, commodities = NULL, \
          commodities_other = NULL, hazmat = NULL, power_units = NULL, trailers = NULL, drivers = NULL, \
          current_insurer = NULL, policy_expiration = NULL, effective_date = NULL, claims_3y = NULL, \
-         best_time_to_call = NULL, details_token_sha256 = NULL, request = NULL, erased_at = ?5 WHERE id = ?1",
+         best_time_to_call = NULL, vehicle_schedule = NULL, driver_schedule = NULL, loss_history = NULL, \
+         xdate_sent_for = NULL, details_token_sha256 = NULL, request = NULL, erased_at = ?5 WHERE id = ?1",
     )?;
     let mut deliveries = transaction.prepare_cached(
         "UPDATE deliveries SET recipient = NULL, last_error = NULL WHERE lead_id = ?1",
@@ -242,6 +243,8 @@ pub fn erase_leads(
         };
         erase.execute(params![id, host(page), host(referrer), host(landing), now])?;
         erase_own_tags(transaction, id, &traces)?;
+        // Its documents (loss runs name drivers and claimants): the rows deleted, their pages overwritten.
+        store::documents::erase(transaction, id)?;
         deliveries.execute([id])?;
     }
     Ok(())

@@ -9,6 +9,7 @@
 //! This file holds what they all share: the two forms and the facts about them.
 
 mod details;
+pub mod documents;
 pub mod export;
 mod intake;
 pub mod language;

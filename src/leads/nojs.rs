@@ -338,6 +338,13 @@ const CHOICE_FIELDS: [&str; 7] = [
     "license_class",
 ];
 
+/// The quote's thank-you page with "Speed up your quote" again after a document posted without JavaScript
+/// (src/leads/documents.rs): `message` on top (what arrived, or why not), `token` kept in the form.
+pub fn documents_page(token: &str, message: &str, locale: Locale) -> String {
+    let fields = RawFields([(DETAILS_TOKEN.name.to_string(), token.to_string())].into());
+    fill_template(Form::Details, locale, &fields, &FieldErrors::new(), message)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,6 +109,7 @@ pub fn stage() -> AdHoc {
                 "/api",
                 Form::ALL.map(|form| FormRoute(form).route()).to_vec(),
             )
+            .mount("/api", vec![super::documents::route(settings.ip_limit)])
             .mount("/", ThankYou::routes()))
     })
 }

@@ -198,10 +198,6 @@ pub(super) fn header_name(name: &str) -> HeaderName {
     HeaderName::from_bytes(name.as_bytes()).unwrap_or(hyper::header::WARNING)
 }
 
-/// Largest request body passed on: one byte over the largest of the leads' limits (the details'), so the
-/// application sees a body is too large and answers 413 itself.
-pub(super) const BODY_CAP: usize = crate::leads::DETAILS_BODY_LIMIT_KIB as usize * 1024 + 1;
-
 /// Any other request, dispatched to the Rocket application once its body has arrived.
 pub(super) async fn application(
     shared: &Shared,
@@ -221,11 +217,38 @@ pub(super) async fn application(
         return refusal(shared, &parts, Status::BadRequest, is_api);
     };
     let limits = &shared.limits;
-    let body = match read_body(body, limits.head_timeout, limits.body_timeout).await {
-        Ok(body) => body,
-        Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
-        Err(BodyError::TooSlow) => return refusal(shared, &parts, Status::RequestTimeout, is_api),
+    let bound = limits.body(&parts.method, parts.uri.path());
+    // A document's body is read only with one of the few turns (held until it is answered, its copies made).
+    let _turn = if bound.upload {
+        let turn =
+            tokio::time::timeout(limits.head_timeout, super::limits::UPLOADS.acquire()).await;
+        match turn {
+            Ok(Ok(turn)) => Some(turn),
+            _ => return refusal(shared, &parts, Status::ServiceUnavailable, is_api),
+        }
+    } else {
+        None
     };
+    let declared = parts
+        .headers
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|length| length.to_str().ok()?.parse::<u64>().ok());
+    let body = if bound.upload && declared.is_some_and(|length| length >= bound.cap as u64) {
+        // Said too large in its head: refused by the application (its Content-Length, which it is given) at once,
+        // not after the client has sent megabytes for nothing.
+        Vec::new()
+    } else {
+        match read_body(body, bound.cap, limits.head_timeout, bound.whole).await {
+            Ok(body) => body,
+            Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
+            Err(BodyError::TooSlow) => {
+                return refusal(shared, &parts, Status::RequestTimeout, is_api);
+            }
+        }
+    };
+    // The rest of a body over its cap is never read: the connection closes after the answer, and says so.
+    let unread =
+        body.len() >= bound.cap || declared.is_some_and(|length| length > body.len() as u64);
     let mut local = shared.client.req(method, uri).remote(peer).body(body);
     for (name, value) in &parts.headers {
         // Like Rocket's own server: a header value that is not UTF-8 is dropped.
@@ -259,7 +282,7 @@ pub(super) async fn application(
         status,
         headers,
         body: Bytes::from(body),
-        close: false,
+        close: unread,
     };
     if let Some(length) = head_length {
         answer.say_length(length);
@@ -288,10 +311,11 @@ pub(super) enum BodyError {
     TooSlow,
 }
 
-/// Reads a request body, at most [`BODY_CAP`] bytes of it, each piece within `stall` of the one before and all of
-/// it within `whole`.
+/// Reads a request body, at most `cap` bytes of it, each piece within `stall` of the one before and all of it
+/// within `whole`.
 pub(super) async fn read_body(
     mut body: Incoming,
+    cap: usize,
     stall: Duration,
     whole: Duration,
 ) -> Result<Vec<u8>, BodyError> {
@@ -305,9 +329,9 @@ pub(super) async fn read_body(
             Ok(Some(frame)) => frame.map_err(|_| BodyError::Broken)?,
         };
         if let Ok(data) = frame.into_data() {
-            let room = BODY_CAP - bytes.len();
+            let room = cap - bytes.len();
             bytes.extend_from_slice(&data[..data.len().min(room)]);
-            if bytes.len() == BODY_CAP {
+            if bytes.len() == cap {
                 return Ok(bytes);
             }
         }

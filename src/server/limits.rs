@@ -1,6 +1,6 @@
 //! The bounds on connections (how many at once, how many from one address, how long a head, a request body, an idle
-//! connection or a stalled answer may take), from the configuration and the open-files limit; and the accept loop's
-//! handling of failed accepts.
+//! connection or a stalled answer may take, how large a body is passed on), from the configuration and the open-files
+//! limit; and the accept loop's handling of failed accepts.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -53,6 +53,52 @@ impl Limits {
             max_connections_per_ip: settings
                 .max_connections_per_ip
                 .min((max_connections / 2).max(1)),
+        }
+    }
+}
+
+/// How much of a request body is passed on to the application and how long all of it may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct BodyBound {
+    /// One byte over the application's own limit for the route, so that it sees a body is too large and answers 413
+    /// itself (in its words: JSON or a page).
+    pub(super) cap: usize,
+    /// For all of it, from its head.
+    pub(super) whole: Duration,
+    /// A quote's document: a body of megabytes, taken a few at a time ([`UPLOADS`]).
+    pub(super) upload: bool,
+}
+
+/// The slowest upload a document is given time for: 128 KiB/s (1 Mbit/s), so 10 MiB take 80 s beyond
+/// `request_body_timeout`. A slower client gets 408 and can try again on a better connection.
+const UPLOAD_BYTES_PER_SECOND: usize = 128 * 1024;
+
+/// Documents' bodies read at once: each is held in memory until stored (10 MiB, and a copy of it briefly), so this
+/// bounds what uploads can take of the machine's memory (16 at once: about 320 MiB at worst) however many
+/// connections send them. An upload waits `request_head_timeout` for its turn, then is answered 503.
+pub(super) static UPLOADS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(16);
+
+impl Limits {
+    /// The bound on a body of `method` at `path`: a lead's few KiB everywhere ([`crate::leads::BODY_LIMIT_KIB`]),
+    /// but a POST of a quote's document ([`contract::routes::DOCUMENTS_API`]) up to its file's 10 MiB and the form
+    /// around it, with the time that takes.
+    pub(super) fn body(&self, method: &hyper::Method, path: &str) -> BodyBound {
+        if method == hyper::Method::POST && path == contract::routes::DOCUMENTS_API {
+            let cap = crate::leads::documents::BODY_LIMIT + 1;
+            BodyBound {
+                cap,
+                whole: self.body_timeout
+                    + Duration::from_secs((cap / UPLOAD_BYTES_PER_SECOND) as u64),
+                upload: true,
+            }
+        } else {
+            BodyBound {
+                // One byte over the largest of the leads' limits (the details'), so the application sees a body is
+                // too large and answers 413 itself.
+                cap: crate::leads::DETAILS_BODY_LIMIT_KIB as usize * 1024 + 1,
+                whole: self.body_timeout,
+                upload: false,
+            }
         }
     }
 }
@@ -121,6 +167,26 @@ mod tests {
         assert_eq!(limits.max_connections, 256 - 64 - 3 * 8);
         assert_eq!(Limits::new(&settings, 5, None).max_connections, 4096);
         assert_eq!(Limits::new(&settings, 0, None).keep_alive, None);
+    }
+
+    #[test]
+    fn only_a_document_post_may_send_megabytes_and_take_longer() {
+        let limits = Limits::new(&Settings::default(), 5, None);
+        let lead = limits.body(&hyper::Method::POST, "/api/leads/quote");
+        assert_eq!(lead.cap, 64 * 1024 + 1);
+        assert_eq!(lead.whole, limits.body_timeout);
+        assert!(!lead.upload);
+        let document = limits.body(&hyper::Method::POST, contract::routes::DOCUMENTS_API);
+        assert!(document.cap > 10 * 1024 * 1024 + 1);
+        assert_eq!(
+            document.whole,
+            limits.body_timeout + Duration::from_secs(80)
+        );
+        assert!(document.upload);
+        assert_eq!(
+            limits.body(&hyper::Method::PUT, contract::routes::DOCUMENTS_API),
+            lead
+        );
     }
 
     #[test]

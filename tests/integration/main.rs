@@ -22,6 +22,7 @@ mod connections;
 mod consent;
 mod details;
 mod docs;
+mod documents;
 mod durability;
 mod edge_answers;
 mod export;

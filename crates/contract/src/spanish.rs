@@ -33,6 +33,19 @@ const TEXTS: &[(&str, &str)] = &[
     ("Liability", "Responsabilidad civil"),
     ("Physical damage", "Daños físicos"),
     ("Cargo", "Carga"),
+    // A quote's documents (issue 39).
+    ("Please choose a file to send", "Elija un archivo para enviar"),
+    ("This file is empty: please choose another", "Este archivo está vacío: elija otro"),
+    ("Please send one file at a time", "Envíe un archivo a la vez"),
+    ("Please send a PDF, JPEG or PNG file: this file is none of them, whatever its name says", "Envíe un archivo PDF, JPEG o PNG: este archivo no es ninguno de ellos, diga lo que diga su nombre"),
+    ("A document can be at most 10 MB: please send a smaller scan, or split it into parts", "Un documento puede tener como máximo 10 MB: envíe un escaneo más pequeño, o divídalo en partes"),
+    ("A quote request takes at most 10 documents here: your specialist will take the rest", "Una solicitud de cotización admite como máximo 10 documentos aquí: su especialista tomará el resto"),
+    ("Send the document as multipart/form-data, with the details token and one file named file.", "Envíe el documento como multipart/form-data, con el token de los datos y un archivo llamado file."),
+    ("The multipart/form-data body could not be read.", "No se pudo leer el cuerpo multipart/form-data."),
+    ("We could not find the quote request this document belongs to. Please call us to send it another way.", "No encontramos la solicitud de cotización de este documento. Llámenos para enviarlo de otra forma."),
+    ("Documents can be added within 24 hours of a quote request. Please call us to send it another way.", "Los documentos se pueden agregar en las 24 horas siguientes a la solicitud de cotización. Llámenos para enviarlo de otra forma."),
+    ("Too many documents sent from here. Please wait 10 minutes before sending another.", "Demasiados documentos enviados desde aquí. Espere 10 minutos antes de enviar otro."),
+    ("Received: {file} ({size}). You can send another document, up to 10 per quote request.", "Recibido: {file} ({size}). Puede enviar otro documento, hasta 10 por solicitud de cotización."),
     // The lead forms' fields.
     ("Name must be at least 2 characters", "El nombre debe tener al menos 2 caracteres"),
     ("Name must be less than 100 characters", "El nombre debe tener menos de 100 caracteres"),
@@ -256,7 +269,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::forms::{self, claim, details, policy_change, schedules};
+    use crate::forms::{self, claim, details, documents, policy_change, schedules};
 
     /// Every English text of the contract a visitor may read.
     fn english_texts() -> BTreeSet<&'static str> {
@@ -316,6 +329,7 @@ mod tests {
             }
         }
         texts.extend(schedules::LOSS_KINDS.iter().map(|(_, label)| *label));
+        texts.extend(documents::MESSAGES);
         texts.extend([
             schedules::LICENSE_NUMBER_REFUSED,
             schedules::ROW_UNREADABLE,
@@ -347,11 +361,13 @@ mod tests {
                 "not a text of the contract: {english:?}"
             );
             assert_ne!(english, spanish, "untranslated: {english:?}");
-            assert_eq!(
-                english.contains("{field}"),
-                spanish.contains("{field}"),
-                "{english:?}"
-            );
+            for placeholder in ["{field}", "{file}", "{size}"] {
+                assert_eq!(
+                    english.contains(placeholder),
+                    spanish.contains(placeholder),
+                    "{english:?}: {placeholder}"
+                );
+            }
         }
     }
 }

@@ -152,6 +152,21 @@ pub fn typescript_for(locale: Locale) -> String {
     export("schedules", &Value::Object(schedules));
     export("lossKinds", &choices(&forms::schedules::LOSS_KINDS));
     export("documentsApi", &json!(routes::DOCUMENTS_API));
+    // The documents' limits and the sentences a browser may show before posting one (the server says them too).
+    export(
+        "documents",
+        &json!({
+            "field": forms::documents::FILE_FIELD,
+            "maxBytes": forms::documents::MAX_BYTES,
+            "maxPerLead": forms::documents::MAX_PER_LEAD,
+            "accept": forms::documents::ACCEPT,
+            "noFile": locale.text(forms::documents::NO_FILE),
+            "emptyFile": locale.text(forms::documents::EMPTY_FILE),
+            "tooLarge": locale.text(forms::documents::TOO_LARGE),
+            "tooMany": locale.text(forms::documents::TOO_MANY),
+            "unsupportedKind": locale.text(forms::documents::UNSUPPORTED_KIND),
+        }),
+    );
     export("honeypot", &json!(forms::HONEYPOT_FIELD));
     export("markers", &markers);
     export("routes", &routes);

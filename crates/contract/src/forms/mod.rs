@@ -267,6 +267,7 @@ pub mod calendar;
 pub mod change_dates;
 pub mod claim;
 pub mod details;
+pub mod documents;
 pub mod optout;
 pub mod policy_change;
 pub mod schedules;
