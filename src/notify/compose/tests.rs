@@ -195,6 +195,7 @@ fn a_claim_is_urgent_in_every_subject_and_its_fields_are_escaped() {
         Kind::Lead,
         &Standing::default(),
         &[],
+        None,
         "k",
         &from,
         std::slice::from_ref(&from),
