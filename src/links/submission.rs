@@ -147,7 +147,14 @@ mod tests {
         assert_eq!(changed(&|l| l.until += 1), Check::Invalid);
         assert_eq!(changed(&|l| l.document = Some(1)), Check::Invalid);
         assert_eq!(
-            changed(&|l| l.signature.replace_range(..1, if l.signature.starts_with('0') { "1" } else { "0" })),
+            changed(&|l| l.signature.replace_range(
+                ..1,
+                if l.signature.starts_with('0') {
+                    "1"
+                } else {
+                    "0"
+                }
+            )),
             Check::Invalid
         );
         let other = Signer::with_key(&[8; 32], "https://agency.test");
@@ -162,27 +169,52 @@ mod tests {
         let (p, q) = split(&page_path);
         let page = SubmissionLink::parse_page(p, q).unwrap();
         let document_path = signer.document_path(12, 3, page.until);
-        assert!(document_path.starts_with("/lead-documents/12/3?until="), "{document_path}");
+        assert!(
+            document_path.starts_with("/lead-documents/12/3?until="),
+            "{document_path}"
+        );
         let (p, q) = split(&document_path);
         let document = SubmissionLink::parse_document(p, q).unwrap();
         assert_eq!(document.path(), document_path);
         assert_eq!(signer.check_submission(&document, made), Check::Valid);
         for other in [
-            SubmissionLink { document: Some(4), ..document.clone() },
-            SubmissionLink { lead: 13, ..document.clone() },
+            SubmissionLink {
+                document: Some(4),
+                ..document.clone()
+            },
+            SubmissionLink {
+                lead: 13,
+                ..document.clone()
+            },
             // The page's signature on a document's address, and a document's on the page's.
-            SubmissionLink { signature: page.signature.clone(), ..document.clone() },
-            SubmissionLink { signature: document.signature.clone(), ..page.clone() },
+            SubmissionLink {
+                signature: page.signature.clone(),
+                ..document.clone()
+            },
+            SubmissionLink {
+                signature: document.signature.clone(),
+                ..page.clone()
+            },
         ] {
-            assert_eq!(signer.check_submission(&other, made), Check::Invalid, "{other:?}");
+            assert_eq!(
+                signer.check_submission(&other, made),
+                Check::Invalid,
+                "{other:?}"
+            );
         }
         // A status link's signature for the same lead and expiry opens neither, and theirs no status link.
         let status = signer.path(12, Status::Won, made);
         let (p, q) = split(&status);
         let status = Link::parse(p, q).unwrap();
-        let borrowed = SubmissionLink { signature: status.signature.clone(), ..page.clone() };
+        let borrowed = SubmissionLink {
+            signature: status.signature.clone(),
+            ..page.clone()
+        };
         assert_eq!(signer.check_submission(&borrowed, made), Check::Invalid);
-        let borrowed = Link { signature: page.signature.clone(), ..status };
+        let borrowed = Link {
+            signature: page.signature.clone(),
+            ..status
+        };
         assert_eq!(signer.check(&borrowed, made), Check::Invalid);
     }
 
@@ -209,7 +241,10 @@ mod tests {
             let (p, q) = split(&other);
             assert_eq!(SubmissionLink::parse_page(p, q), None, "{other}");
         }
-        assert_eq!(SubmissionLink::parse_page("/lead-submission/12", None), None);
+        assert_eq!(
+            SubmissionLink::parse_page("/lead-submission/12", None),
+            None
+        );
         for other in [
             format!("/lead-documents/12?until={until}&sig={sig}"),
             format!("/lead-documents/12/03?until={until}&sig={sig}"),

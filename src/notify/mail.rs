@@ -295,7 +295,10 @@ pub(super) fn submission(
 
 /// Why an x-date queued for `lead` is no longer to be sent, if it is not: the lead was won or erased, its address
 /// opted out, or its expiration is no longer the one the x-date was queued for.
-fn xdate_withheld(lead: &crate::store::Lead, standing: &crate::consent::Standing) -> Option<String> {
+fn xdate_withheld(
+    lead: &crate::store::Lead,
+    standing: &crate::consent::Standing,
+) -> Option<String> {
     if lead.status == crate::store::Status::Won {
         Some("not sent: the lead was won before the x-date went".into())
     } else if lead.erased_at.is_some() {

@@ -3,10 +3,10 @@
 //! visitor's short confirmation, the test e-mail, and the webhook's JSON; the owner's report in [`report`].
 //! Whatever the visitor typed goes into the HTML escaped and into headers only through lettre's encoding.
 
+use crate::text::escape_html;
 use lettre::Message;
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MessageBuilder, MultiPart, SinglePart};
-use crate::text::escape_html;
 
 mod autoreply;
 mod facts;

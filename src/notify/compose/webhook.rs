@@ -53,4 +53,3 @@ pub fn status_webhook_body(payload: &str, key: &str, lead: &Lead, standing: &Sta
     value["lead"] = lead_body["lead"].clone();
     value.to_string().into_bytes()
 }
-

@@ -36,7 +36,11 @@ fn who(lead: &Lead) -> String {
 
 /// `Re-quote Lopez Hauling: policy expires March 5, 2027`.
 pub fn subject(lead: &Lead) -> String {
-    format!("Re-quote {}: policy expires {}", who(lead), expiration(lead))
+    format!(
+        "Re-quote {}: policy expires {}",
+        who(lead),
+        expiration(lead)
+    )
 }
 
 /// The e-mail's first line: whose policy, with which insurer, expires when, and in how many of the agency's days.
@@ -58,11 +62,13 @@ pub fn why(lead: &Lead) -> String {
             )
             .ok()
         })
-        .map(|date| match (date - crate::clock::local_today()).whole_days() {
-            0 => " (today)".to_string(),
-            1 => " (tomorrow)".to_string(),
-            days => format!(" (in {days} days)"),
-        })
+        .map(
+            |date| match (date - crate::clock::local_today()).whole_days() {
+                0 => " (today)".to_string(),
+                1 => " (tomorrow)".to_string(),
+                days => format!(" (in {days} days)"),
+            },
+        )
         .unwrap_or_default();
     format!(
         "The policy of {}{insurer} expires on {}{left}: this quote was not won, re-quote it before then.",
@@ -78,7 +84,10 @@ mod tests {
     #[test]
     fn the_subject_names_the_company_or_the_person_and_the_date_in_words() {
         assert_eq!(long_date("2027-03-05").as_deref(), Some("March 5, 2027"));
-        assert_eq!(long_date("2027-12-25").as_deref(), Some("December 25, 2027"));
+        assert_eq!(
+            long_date("2027-12-25").as_deref(),
+            Some("December 25, 2027")
+        );
         assert_eq!(long_date("2027-02-30"), None);
         assert_eq!(long_date("soon"), None);
         let lead = Lead {
