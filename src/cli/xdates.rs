@@ -11,6 +11,10 @@ use super::leads::{clip, written_unless_closed};
 
 pub(super) fn run(pool: &store::DbPool, figment: &Figment, days: u32) -> Result<(), String> {
     let settings = truckins::config::load(figment)?;
+    // The tests' clock, as the server reads it: the agency's today is the one its x-dates were counted from.
+    if let Some(file) = &settings.test_clock {
+        truckins::clock::use_test_clock(file);
+    }
     let connection = pool.get().map_err(|e| e.to_string())?;
     let today = truckins::clock::local_today();
     let coming =
@@ -30,18 +34,18 @@ fn print(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "   id  who                           current insurer       expires     e-mail due  sent"
+        "   id  who                               current insurer       expires     e-mail due  sent"
     )?;
     for xdate in coming {
         let who = match xdate.company.as_deref().filter(|c| !c.trim().is_empty()) {
-            Some(company) => format!("{} ({company})", xdate.name),
+            Some(company) => format!("{company} ({})", xdate.name),
             None => xdate.name.clone(),
         };
         writeln!(
             out,
-            "{:>5}  {:<28}  {:<20}  {:<10}  {:<10}  {}",
+            "{:>5}  {:<32}  {:<20}  {:<10}  {:<10}  {}",
             xdate.id,
-            clip(&who, 28),
+            clip(&who, 32),
             clip(xdate.current_insurer.as_deref().unwrap_or("-"), 20),
             clip(&xdate.policy_expiration, 10),
             xdate.due.map_or("off".to_string(), |due| due.to_string()),

@@ -218,20 +218,25 @@ pub fn status_command(id: i64) -> String {
 /// The status links of the agency's e-mail: each next status with its signed link (src/status).
 pub type Actions = [(crate::store::Status, String)];
 
+/// What the agency's e-mail links: each next status's page, and a quote's submission (its page and summary).
+#[derive(Default, Clone, Copy)]
+pub struct Links<'a> {
+    pub actions: &'a Actions,
+    pub submission: Option<&'a Submission>,
+}
+
 /// The plain-text part of the agency's e-mail.
 pub fn agency_text(lead: &Lead, kind: Kind) -> String {
-    agency_text_with(lead, kind, &Standing::default(), &[], None)
+    agency_text_with(lead, kind, &Standing::default(), Links::default())
 }
 
 /// [`agency_text`], with the lead's notes at the top (its standing, suspected spam), its status links and a quote's
 /// submission (its signed page and summary).
-pub fn agency_text_with(
-    lead: &Lead,
-    kind: Kind,
-    standing: &Standing,
-    actions: &Actions,
-    submission: Option<&Submission>,
-) -> String {
+pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, links: Links<'_>) -> String {
+    let Links {
+        actions,
+        submission,
+    } = links;
     let note: String = notes::notes(lead, standing)
         .iter()
         .map(|note| format!("{note}\n\n"))
@@ -287,18 +292,16 @@ fn answer_how(lead: &Lead) -> String {
 
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
 pub fn agency_html(lead: &Lead, kind: Kind) -> String {
-    agency_html_with(lead, kind, &Standing::default(), &[], None)
+    agency_html_with(lead, kind, &Standing::default(), Links::default())
 }
 
 /// [`agency_html`], with the lead's notes at the top (its standing, suspected spam), its status links as buttons and
 /// a quote's submission.
-pub fn agency_html_with(
-    lead: &Lead,
-    kind: Kind,
-    standing: &Standing,
-    actions: &Actions,
-    submission: Option<&Submission>,
-) -> String {
+pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, links: Links<'_>) -> String {
+    let Links {
+        actions,
+        submission,
+    } = links;
     let note: String = notes::notes(lead, standing)
         .iter()
         .map(|note| format!("<p><strong>{}</strong></p>", escape_html(note)))
@@ -380,8 +383,7 @@ pub fn agency_message(
     lead: &Lead,
     kind: Kind,
     standing: &Standing,
-    actions: &Actions,
-    submission: Option<&Submission>,
+    links: Links<'_>,
     key: &str,
     from: &Mailbox,
     to: &[Mailbox],
@@ -401,8 +403,8 @@ pub fn agency_message(
     }
     builder
         .multipart(MultiPart::alternative_plain_html(
-            agency_text_with(lead, kind, standing, actions, submission),
-            agency_html_with(lead, kind, standing, actions, submission),
+            agency_text_with(lead, kind, standing, links),
+            agency_html_with(lead, kind, standing, links),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
