@@ -22,7 +22,7 @@ table{border-collapse:collapse;width:100%;font-size:.9375rem}caption{text-align:
 th,td{border:1px solid #a8a29e;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f5f5f4}\
 td.n,th.n{text-align:right;white-space:nowrap}tfoot td,tfoot th{font-weight:700}.none{color:#57534e}\
 a{color:#1d4ed8}a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}ul{padding-left:1.25rem}\
-@media print{body{font-size:11pt}main{max-width:none;padding:0}.scroll{overflow:visible}a{color:#000}\
+@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}}@media print{body{font-size:11pt}main{max-width:none;padding:0}.scroll{overflow:visible}a{color:#000}\
 h2{break-after:avoid}tr,dl{break-inside:avoid}.noprint{display:none}}";
 
 /// The page's Content-Security-Policy: its stylesheet by its hash, nothing else (no script, no form, no frame).
