@@ -306,6 +306,37 @@ fn the_submission_link_of_the_details_e_mail_shows_everything_and_the_document_a
         );
         assert_private(&reply);
     }
+
+    // Guesses from one address: the site's 404 each, then, past 60 tries in 10 minutes, 429 (even the good link).
+    let answers: Vec<u16> = (0..60)
+        .map(|guess| {
+            get(
+                port,
+                &format!("/lead-submission/{id}?until=1900000000&sig={guess:032x}"),
+            )
+            .status
+        })
+        .collect();
+    let first_refused = answers
+        .iter()
+        .position(|status| *status == 429)
+        .expect("a 429");
+    assert!(
+        answers[..first_refused].iter().all(|status| *status == 404),
+        "{answers:?}"
+    );
+    assert!(
+        answers[first_refused..].iter().all(|status| *status == 429),
+        "{answers:?}"
+    );
+    let refused = get(port, &link);
+    assert_eq!(refused.status, 429);
+    assert!(refused.header("Retry-After").is_some());
+    assert!(
+        refused.text().contains("Too many tries"),
+        "{}",
+        refused.text()
+    );
     drop(site.server);
 }
 
