@@ -112,7 +112,7 @@ impl Mailer {
 
     /// A quote's submission as the agency's e-mail about `due` carries it (see `compose::submission::wanted`).
     fn submission(&self, due: &Due, lead: &crate::store::Lead) -> Option<compose::Submission> {
-        submission(self.links.as_ref(), due, lead)
+        compose::submission::of_due(self.links.as_ref(), due, lead)
     }
 
     /// One attempt of an e-mail delivery (the agency's, the owner's report, or the visitor's confirmation).
@@ -142,7 +142,7 @@ impl Mailer {
             // An x-date is not sent for a lead won, erased or opted out since it was queued, nor for an expiration
             // changed meanwhile: it would ask to re-quote what is not to be re-quoted.
             (About::Lead(lead), _) if due.kind == super::Kind::Xdate => {
-                if let Some(reason) = xdate_withheld(lead, &due.standing) {
+                if let Some(reason) = compose::xdate::withheld(lead, &due.standing) {
                     return Outcome::Withheld(reason);
                 }
                 compose::agency_message(
@@ -281,38 +281,6 @@ impl Mailer {
             self.from.to_string(),
             self.to.iter().map(ToString::to_string).collect(),
         )
-    }
-}
-
-/// A quote's submission for the agency's news of `due` about `lead`: the page's link signed by `links` (valid 30 days
-/// from now) and the documents read with the delivery; `None` when that news does not carry it.
-pub(super) fn submission(
-    links: Option<&crate::links::Signer>,
-    due: &Due,
-    lead: &crate::store::Lead,
-) -> Option<compose::Submission> {
-    compose::submission::wanted(lead, due.kind, &due.documents).then(|| compose::Submission {
-        link: links.map(|signer| signer.submission_link(lead.id, crate::clock::now_utc())),
-        documents: due.documents.clone(),
-    })
-}
-
-/// Why an x-date queued for `lead` is no longer to be sent, if it is not: the lead was won or erased, its address
-/// opted out, or its expiration is no longer the one the x-date was queued for.
-fn xdate_withheld(
-    lead: &crate::store::Lead,
-    standing: &crate::consent::Standing,
-) -> Option<String> {
-    if lead.status == crate::store::Status::Won {
-        Some("not sent: the lead was won before the x-date went".into())
-    } else if lead.erased_at.is_some() {
-        Some("not sent: the lead was erased".into())
-    } else if let Some(at) = &standing.do_not_contact {
-        Some(format!("not sent: this lead's address opted out on {at}"))
-    } else if lead.xdate_sent_for != lead.policy_expiration {
-        Some("not sent: the policy expiration changed since it was queued".into())
-    } else {
-        None
     }
 }
 

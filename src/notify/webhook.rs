@@ -118,7 +118,7 @@ impl Webhook {
                 &due.key,
                 Some(lead),
                 &due.standing,
-                super::mail::submission(self.links.as_ref(), due, lead).as_ref(),
+                compose::submission::of_due(self.links.as_ref(), due, lead).as_ref(),
             ),
             _ => compose::webhook_body(due.kind.event(), &due.key, due.lead(), &due.standing),
         };

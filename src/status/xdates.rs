@@ -89,7 +89,13 @@ pub fn queue_due(
                 params![expiration, id],
             )?;
             if marked == 1 {
-                crate::notify::outbox::enqueue_xdate(transaction, *id, channels)?;
+                crate::notify::outbox::enqueue_agency_news(
+                    transaction,
+                    crate::notify::Kind::Xdate,
+                    Some(*id),
+                    None,
+                    channels,
+                )?;
                 queued.push(*id);
             }
         }

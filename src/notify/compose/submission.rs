@@ -30,6 +30,19 @@ pub fn wanted(lead: &Lead, kind: Kind, documents: &[Document]) -> bool {
             || !documents.is_empty())
 }
 
+/// A quote's submission for the agency's news of `due` about `lead`: the page's link signed by `links` (valid 30 days
+/// from now) and the documents read with the delivery; `None` when that news does not carry it.
+pub fn of_due(
+    links: Option<&crate::links::Signer>,
+    due: &crate::notify::outbox::Due,
+    lead: &Lead,
+) -> Option<Submission> {
+    wanted(lead, due.kind, &due.documents).then(|| Submission {
+        link: links.map(|signer| signer.submission_link(lead.id, crate::clock::now_utc())),
+        documents: due.documents.clone(),
+    })
+}
+
 /// `$52,500`: whole dollars with thousands separators.
 pub fn dollars(amount: i64) -> String {
     let digits = amount.unsigned_abs().to_string();

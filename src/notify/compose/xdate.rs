@@ -77,6 +77,23 @@ pub fn why(lead: &Lead) -> String {
     )
 }
 
+/// Why an x-date queued for `lead` is no longer to be sent, if it is not: the lead was won or erased, its address
+/// opted out, or its expiration is no longer the one the x-date was queued for. It would ask to re-quote what is
+/// not to be re-quoted.
+pub fn withheld(lead: &Lead, standing: &crate::consent::Standing) -> Option<String> {
+    if lead.status == crate::store::Status::Won {
+        Some("not sent: the lead was won before the x-date went".into())
+    } else if lead.erased_at.is_some() {
+        Some("not sent: the lead was erased".into())
+    } else if let Some(at) = &standing.do_not_contact {
+        Some(format!("not sent: this lead's address opted out on {at}"))
+    } else if lead.xdate_sent_for != lead.policy_expiration {
+        Some("not sent: the policy expiration changed since it was queued".into())
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +135,31 @@ mod tests {
             "Re-quote Maria Lopez: policy expires March 5, 2027"
         );
         assert!(why(&person).starts_with("The policy of Maria Lopez expires on March 5, 2027"));
+    }
+
+    #[test]
+    fn an_x_date_queued_is_withheld_once_the_lead_is_won_erased_opted_out_or_its_date_changed() {
+        let lead = Lead {
+            policy_expiration: Some("2027-03-05".into()),
+            xdate_sent_for: Some("2027-03-05".into()),
+            ..Lead::default()
+        };
+        let standing = crate::consent::Standing::default();
+        assert_eq!(withheld(&lead, &standing), None);
+        let won = Lead {
+            status: crate::store::Status::Won,
+            ..lead.clone()
+        };
+        assert!(withheld(&won, &standing).unwrap().contains("won"));
+        let moved = Lead {
+            policy_expiration: Some("2027-04-05".into()),
+            ..lead.clone()
+        };
+        assert!(withheld(&moved, &standing).unwrap().contains("changed"));
+        let opted_out = crate::consent::Standing {
+            do_not_contact: Some("2026-12-01".into()),
+            ..Default::default()
+        };
+        assert!(withheld(&lead, &opted_out).unwrap().contains("opted out"));
     }
 }

@@ -107,19 +107,9 @@ pub fn enqueue_details(
     enqueue_agency_news(transaction, Kind::Details, Some(lead_id), None, channels)
 }
 
-/// Writes the agency's x-date news of lead `lead_id` (kind `xdate`: its e-mail, the webhook's `lead.xdate`) on the
-/// agency's `channels`, due now, inside the transaction that marks the lead's expiration as told (src/status/xdates.rs).
-pub fn enqueue_xdate(
-    transaction: &rusqlite::Transaction<'_>,
-    lead_id: i64,
-    channels: &[Channel],
-) -> rusqlite::Result<()> {
-    enqueue_agency_news(transaction, Kind::Xdate, Some(lead_id), None, channels)
-}
-
 /// Writes news for the agency (`kind`, about `lead_id` or carrying `payload`) on each of `channels` that reaches
-/// the agency (e-mail, webhook; never the visitor's confirmation), due now.
-fn enqueue_agency_news(
+/// the agency (e-mail, webhook; never the visitor's confirmation), due now: an x-date's (src/status/xdates.rs) too.
+pub fn enqueue_agency_news(
     transaction: &rusqlite::Transaction<'_>,
     kind: Kind,
     lead_id: Option<i64>,
