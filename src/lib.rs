@@ -28,6 +28,7 @@ pub mod server;
 pub mod site;
 pub mod status;
 pub mod store;
+pub mod submission;
 pub mod text;
 pub mod tls;
 
@@ -74,6 +75,7 @@ pub fn application(figment: Figment) -> (Rocket<Build>, ops::RequestLog) {
         .manage(settings)
         .attach(leads::stage())
         .attach(status::routes::stage())
+        .attach(submission::stage())
         .attach(alerts::stage())
         .attach(alerts::watching())
         .attach(carriers::stage())

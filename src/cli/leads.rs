@@ -1,4 +1,4 @@
-//! `truckins leads export|list|status|forget|proof`: leads written as CSV or JSON, shown as a table (the table printer
+//! `truckins leads export|list|status|forget|proof` (`xdates` in its own file): leads written as CSV or JSON, shown as a table (the table printer
 //! is here), moved to another status, erased on a person's request, or one lead's proof of consent printed. Whatever a
 //! visitor typed is printed as text, never as terminal control sequences.
 
@@ -70,6 +70,13 @@ pub enum LeadsCommand {
         /// Only say what would be erased.
         #[arg(long)]
         dry_run: bool,
+    },
+    /// The coming x-dates: quotes not won whose policy expires within --days, with the day the agency's re-quote
+    /// e-mail is (or was) due (`xdate_lead_days` before) and whether it went.
+    Xdates {
+        /// How many days ahead to look.
+        #[arg(long, default_value_t = 120)]
+        days: u32,
     },
     /// Print one lead's proof of consent: the exact words shown, their version and language, the form and page, the
     /// time (UTC), IP and user agent, the DOT question, and every opt-out since.
@@ -189,6 +196,7 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             let settings = truckins::config::load(figment)?;
             forget_one(&pool, &identifier, dry_run, &settings)
         }
+        LeadsCommand::Xdates { days } => super::xdates::run(&pool, figment, days),
         LeadsCommand::Proof { id, format } => {
             let connection = pool.get().map_err(|e| e.to_string())?;
             let Some(proof) = proof::of(&connection, id).map_err(|e| e.to_string())? else {

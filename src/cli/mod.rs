@@ -16,6 +16,7 @@ pub mod out;
 pub mod outbox;
 pub mod report;
 pub mod serve;
+mod xdates;
 
 use std::path::PathBuf;
 

@@ -84,6 +84,10 @@ pub fn describe(figment: &Figment, settings: &Settings, built_base_url: &str) ->
         0 => "remind_after_minutes = 0 (no reminders)".to_string(),
         minutes => format!("remind_after_minutes = {minutes} business minutes"),
     });
+    lines.push(match settings.xdate_lead_days {
+        0 => "xdate_lead_days = 0 (no x-date e-mails)".to_string(),
+        days => format!("xdate_lead_days = {days} (a quote not won: one e-mail that many days before its policy expires)"),
+    });
     lines.extend(settings.tls.describe());
     if let Some(file) = &settings.test_clock {
         lines.push(format!(
@@ -142,6 +146,7 @@ impl std::fmt::Debug for Settings {
             .field("lead_retention_days", &self.lead_retention_days)
             .field("time_zone", &self.time_zone)
             .field("remind_after_minutes", &self.remind_after_minutes)
+            .field("xdate_lead_days", &self.xdate_lead_days)
             .field("test_clock", &self.test_clock)
             .field("tls", &self.tls)
             .finish()

@@ -118,6 +118,9 @@ pub struct Settings {
     /// Minutes of business hours a lead may stay `new` before the agency gets one reminder e-mail about it; `0`
     /// sends none.
     pub remind_after_minutes: u32,
+    /// Days before a quote's policy expiration (the x-date) that the agency gets one e-mail to re-quote a lead it
+    /// did not win (src/status/xdates.rs); `0` sends none.
+    pub xdate_lead_days: u32,
     /// Tests only: a file holding the current time as RFC 3339 text, read at each use instead of the system clock
     /// (see [`crate::clock`]). Never set in production.
     pub test_clock: Option<PathBuf>,
@@ -170,6 +173,7 @@ impl Default for Settings {
             lead_retention_days: 1825,
             time_zone: None,
             remind_after_minutes: 60,
+            xdate_lead_days: 60,
             test_clock: None,
             tls: tls::TlsSettings::default(),
         }
@@ -186,7 +190,7 @@ impl Settings {
 }
 
 /// The keys of [`Settings`].
-pub const KEYS: [&str; 32] = [
+pub const KEYS: [&str; 33] = [
     "database",
     "carriers_database",
     "carrier_lookup_limit",
@@ -218,8 +222,12 @@ pub const KEYS: [&str; 32] = [
     "lead_retention_days",
     "time_zone",
     "remind_after_minutes",
+    "xdate_lead_days",
     "test_clock",
 ];
+
+/// The most days before a policy expires that its x-date e-mail may come: a year (a policy runs for one).
+pub const MAX_XDATE_LEAD_DAYS: u32 = 366;
 
 /// Keys that choose sources rather than set anything: `ROCKET_CONFIG` (the file) and `ROCKET_PROFILE`.
 const SOURCE_KEYS: [&str; 2] = ["config", "profile"];
@@ -392,6 +400,13 @@ pub fn load(figment: &Figment) -> Result<Settings, String> {
              `request_body_timeout`, `max_connections` and `max_connections_per_ip` must be at least 1"
                 .into(),
         );
+    }
+    if settings.xdate_lead_days > MAX_XDATE_LEAD_DAYS {
+        return Err(format!(
+            "invalid setting `xdate_lead_days`: {} is more than a year ({MAX_XDATE_LEAD_DAYS} days at most; 0 sends \
+             no x-date e-mails)",
+            settings.xdate_lead_days
+        ));
     }
     if let Some(name) = &settings.time_zone {
         crate::hours::check_time_zone(name)?;

@@ -4,6 +4,7 @@
 //! the pages need no login. A link carries no personal data: only the lead's number.
 
 pub mod key;
+pub mod submission;
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -53,9 +54,16 @@ impl Signer {
     /// The signature of a link to move `lead` to `status` until `until`: the first [`SIGNATURE_DIGITS`] lower-case
     /// hex digits of its HMAC.
     fn signature(&self, lead: i64, status: Status, until: i64) -> String {
+        self.mac(&format!("lead-status\n{lead}\n{status}\n{until}"))
+    }
+
+    /// The first [`SIGNATURE_DIGITS`] lower-case hex digits of the HMAC of `message`. Each kind of link signs a
+    /// message starting with its own word (`lead-status`, `lead-submission`, `lead-document`), so no signature of
+    /// one kind is ever valid as another's.
+    fn mac(&self, message: &str) -> String {
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.key)
             .expect("HMAC takes a key of any length");
-        mac.update(format!("lead-status\n{lead}\n{status}\n{until}").as_bytes());
+        mac.update(message.as_bytes());
         mac.finalize()
             .into_bytes()
             .iter()
@@ -66,7 +74,7 @@ impl Signer {
 
     /// The path and query of the link moving `lead` to `status`, valid for [`VALID_DAYS`] from `now`.
     pub fn path(&self, lead: i64, status: Status, now: OffsetDateTime) -> String {
-        let until = now.unix_timestamp() + VALID_DAYS * 86_400;
+        let until = until_from(now);
         Link {
             lead,
             status,
@@ -86,15 +94,25 @@ impl Signer {
     /// before the expiry: an expired link is told apart only when it is ours.
     pub fn check(&self, link: &Link, now: OffsetDateTime) -> Check {
         let expected = self.signature(link.lead, link.status, link.until);
-        if !same_bytes(expected.as_bytes(), link.signature.as_bytes()) {
-            return Check::Invalid;
-        }
-        if now.unix_timestamp() > link.until {
-            Check::Expired
-        } else {
-            Check::Valid
-        }
+        judge(&expected, &link.signature, link.until, now)
     }
+}
+
+/// A link's [`Check`]: its `signature` against the `expected` one (in constant time), then its expiry `until`.
+fn judge(expected: &str, signature: &str, until: i64, now: OffsetDateTime) -> Check {
+    if !same_bytes(expected.as_bytes(), signature.as_bytes()) {
+        return Check::Invalid;
+    }
+    if now.unix_timestamp() > until {
+        Check::Expired
+    } else {
+        Check::Valid
+    }
+}
+
+/// When a link made at `now` stops working: [`VALID_DAYS`] later.
+fn until_from(now: OffsetDateTime) -> i64 {
+    now.unix_timestamp() + VALID_DAYS * 86_400
 }
 
 /// A link as the server writes it: `/lead-status/<lead>/<status>?until=<until>&sig=<signature>`.
@@ -118,32 +136,12 @@ impl Link {
     /// the parameters' order are ignored: the use is recorded by the signature, whose one spelling this keeps.
     pub fn parse(path: &str, query: Option<&str>) -> Option<Link> {
         let (lead, status) = path.strip_prefix(PREFIX)?.split_once('/')?;
-        let (mut until, mut signature) = (None, None);
-        for parameter in query?.split('&') {
-            let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
-            let slot = match name {
-                "until" => &mut until,
-                "sig" => &mut signature,
-                _ => continue,
-            };
-            // A second `until` or `sig` is refused: which one counts would be a guess.
-            if slot.replace(value).is_some() {
-                return None;
-            }
-        }
-        let signature = signature?;
-        let is_signature = signature.len() == SIGNATURE_DIGITS
-            && signature
-                .bytes()
-                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
-        if !is_signature {
-            return None;
-        }
+        let (until, signature) = signed_query(query)?;
         let link = Link {
             lead: canonical_number(lead)?,
             status: status.parse().ok()?,
-            until: canonical_number(until?)?,
-            signature: signature.to_string(),
+            until,
+            signature,
         };
         // Whatever parsing let through (a status spelled otherwise, say), the path must be the one the server
         // writes for these values.
@@ -157,6 +155,31 @@ impl Link {
             self.lead, self.status, self.until, self.signature
         )
     }
+}
+
+/// A link's `until` and `sig`, each once and spelled as the server writes them (see [`Link::parse`]); other
+/// parameters ignored.
+fn signed_query(query: Option<&str>) -> Option<(i64, String)> {
+    let (mut until, mut signature) = (None, None);
+    for parameter in query?.split('&') {
+        let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
+        let slot = match name {
+            "until" => &mut until,
+            "sig" => &mut signature,
+            _ => continue,
+        };
+        // A second `until` or `sig` is refused: which one counts would be a guess.
+        if slot.replace(value).is_some() {
+            return None;
+        }
+    }
+    let signature: &str = signature?;
+    let is_signature = signature.len() == SIGNATURE_DIGITS
+        && signature
+            .bytes()
+            .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
+    is_signature.then_some(())?;
+    Some((canonical_number(until?)?, signature.to_string()))
 }
 
 /// A non-negative decimal number written as Rust writes it: digits only, no sign, no leading zero.

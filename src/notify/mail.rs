@@ -110,6 +110,11 @@ impl Mailer {
             .collect()
     }
 
+    /// A quote's submission as the agency's e-mail about `due` carries it (see `compose::submission::wanted`).
+    fn submission(&self, due: &Due, lead: &crate::store::Lead) -> Option<compose::Submission> {
+        compose::submission::of_due(self.links.as_ref(), due, lead)
+    }
+
     /// One attempt of an e-mail delivery (the agency's, the owner's report, or the visitor's confirmation).
     pub async fn deliver(&self, due: &Due) -> Outcome {
         let message = match (&due.about, due.channel) {
@@ -134,11 +139,33 @@ impl Mailer {
                     lead.status
                 ));
             }
+            // An x-date is not sent for a lead won, erased or opted out since it was queued, nor for an expiration
+            // changed meanwhile: it would ask to re-quote what is not to be re-quoted.
+            (About::Lead(lead), _) if due.kind == super::Kind::Xdate => {
+                if let Some(reason) = compose::xdate::withheld(lead, &due.standing) {
+                    return Outcome::Withheld(reason);
+                }
+                compose::agency_message(
+                    lead,
+                    due.kind,
+                    &due.standing,
+                    compose::Links {
+                        actions: &self.actions(lead),
+                        submission: self.submission(due, lead).as_ref(),
+                    },
+                    &due.key,
+                    &self.from,
+                    &self.to,
+                )
+            }
             (About::Lead(lead), _) => compose::agency_message(
                 lead,
                 due.kind,
                 &due.standing,
-                &self.actions(lead),
+                compose::Links {
+                    actions: &self.actions(lead),
+                    submission: self.submission(due, lead).as_ref(),
+                },
                 &due.key,
                 &self.from,
                 &self.to,

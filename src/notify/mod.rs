@@ -77,16 +77,21 @@ pub enum Kind {
     /// A lead still `new` after `remind_after_minutes` of business hours: one more e-mail to the agency, with the
     /// same status links (migration 0012: at most one per lead).
     Reminder,
+    /// A quote not won whose policy expires within `xdate_lead_days` (src/status/xdates.rs): the agency's e-mail to
+    /// re-quote it, with the submission's link, and the webhook's `lead.xdate` event (migration 0017: one per lead
+    /// and expiration, held by `leads.xdate_sent_for`).
+    Xdate,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::Lead,
         Kind::Details,
         Kind::Report,
         Kind::OptOut,
         Kind::Status,
         Kind::Reminder,
+        Kind::Xdate,
     ];
 
     /// As stored in `deliveries.kind`, and the webhook's `event`.
@@ -98,6 +103,16 @@ impl Kind {
             Kind::OptOut => "opt_out",
             Kind::Status => "status",
             Kind::Reminder => "reminder",
+            Kind::Xdate => "xdate",
+        }
+    }
+
+    /// The webhook's `event` for news of this kind: the stored kind, but `lead.xdate` for an x-date (as a status
+    /// change is `lead.status`), the names the webhook documents.
+    pub fn event(self) -> &'static str {
+        match self {
+            Kind::Xdate => "lead.xdate",
+            kind => kind.as_str(),
         }
     }
 

@@ -52,6 +52,8 @@ pub struct Webhook {
     secret: Vec<u8>,
     timeout: Duration,
     tls: Option<TlsConnector>,
+    /// Signs the submission's link in a quote's news (src/links); without it, the news has none.
+    links: Option<crate::links::Signer>,
 }
 
 /// A stream the request can go over: plain TCP or TLS on it.
@@ -92,7 +94,14 @@ impl Webhook {
             secret: secret.as_bytes().to_vec(),
             timeout: Duration::from_secs(settings.notify_timeout),
             tls,
+            links: None,
         }))
+    }
+
+    /// The same webhook, with the submission's link signed by `links` in a quote's news.
+    pub fn with_links(mut self, links: Option<crate::links::Signer>) -> Webhook {
+        self.links = links;
+        self
     }
 
     /// One attempt of a lead's webhook delivery.
@@ -104,7 +113,14 @@ impl Webhook {
             super::outbox::About::Status(payload, lead) => {
                 compose::status_webhook_body(payload, &due.key, lead, &due.standing)
             }
-            _ => compose::webhook_body(due.kind.as_str(), &due.key, due.lead(), &due.standing),
+            super::outbox::About::Lead(lead) => compose::lead_webhook_body(
+                due.kind.event(),
+                &due.key,
+                Some(lead),
+                &due.standing,
+                compose::submission::of_due(self.links.as_ref(), due, lead).as_ref(),
+            ),
+            _ => compose::webhook_body(due.kind.event(), &due.key, due.lead(), &due.standing),
         };
         match self.post(&due.key, body).await {
             Ok(answer) => outcome(answer.status),

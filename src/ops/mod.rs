@@ -56,6 +56,10 @@ async fn healthz(
     if let Some(at) = crate::status::reminders::last_look() {
         body["reminders_checked_at"] = json!(at);
     }
+    // The same for the x-dates' looks (src/status/xdates.rs).
+    if let Some(at) = crate::status::xdates::last_look() {
+        body["xdates_checked_at"] = json!(at);
+    }
     if let Some(replica) = leads.replica.health().await {
         body["replica"] = replica;
     }

@@ -129,6 +129,8 @@ pub async fn serve(figment: Figment, mut settings: Settings) -> Result<(), Strin
     crate::consent::retention::start(&settings, client.rocket());
     // A lead still new after `remind_after_minutes` of business hours: one reminder to the agency (src/status).
     crate::status::reminders::start(&settings, client.rocket());
+    // A quote not won whose policy expires within `xdate_lead_days`: one e-mail to re-quote it (src/status).
+    crate::status::xdates::start(&settings, client.rocket());
     let security_headers: Vec<_> = crate::security::headers(settings.hsts)
         .map(|(name, value)| (header_name(name), HeaderValue::from_static(value)))
         .collect();

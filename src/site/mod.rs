@@ -103,7 +103,7 @@ impl Served {
 
 /// Whether a GET of `path` belongs to the site's files rather than to a route of the application (the leads API,
 /// the health check, the quote's thank-you page in either language, which the application fills with the quote's
-/// details token): those are Rocket's.
+/// details token, the agency's signed links: status, submission and documents): those are Rocket's.
 pub fn serves(path: &str) -> bool {
     // The thank-you pages the application fills in: the quote's (its details token), a claim's and a change
     // request's (their reference).
@@ -119,7 +119,9 @@ pub fn serves(path: &str) -> bool {
     !(is_api(path)
         || path == "/healthz"
         || is_quote_thank_you
-        || path.starts_with(contract::routes::LEAD_STATUS))
+        || path.starts_with(contract::routes::LEAD_STATUS)
+        || path.starts_with(contract::routes::LEAD_SUBMISSION)
+        || path.starts_with(contract::routes::LEAD_DOCUMENTS))
 }
 
 /// Whether `path` is the leads API's, where programs get JSON (errors included), never an HTML page.

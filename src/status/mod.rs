@@ -1,11 +1,12 @@
 //! Where the agency has got with a lead (issue 26): a status change made in one transaction with its history row
 //! (`status_changes`, migration 0012) and the webhook's `lead.status` event; the history read back; the signed links
 //! of the agency's e-mail that make a change ([`links`]) and their pages ([`routes`], [`page`]); the reminder about a
-//! lead nobody has touched ([`reminders`]).
+//! lead nobody has touched ([`reminders`]); the x-dates of quotes not won ([`xdates`]).
 
 mod page;
 pub mod reminders;
 pub mod routes;
+pub mod xdates;
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;

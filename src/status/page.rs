@@ -22,28 +22,9 @@ button{border-color:#f5f5f4}button:focus-visible{outline-color:#93c5fd}}";
 pub static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
     format!(
         "default-src 'none'; style-src 'sha256-{}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        base64(&Sha256::digest(STYLE.as_bytes()))
+        crate::text::base64(&Sha256::digest(STYLE.as_bytes()))
     )
 });
-
-/// Standard base64 with padding (RFC 4648), for the stylesheet's hash.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let value = chunk.iter().enumerate().fold(0u32, |value, (at, byte)| {
-            value | u32::from(*byte) << (16 - 8 * at)
-        });
-        for at in 0..4 {
-            if at <= chunk.len() {
-                out.push(ALPHABET[(value >> (18 - 6 * at) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
 
 /// A whole page: `title` as the heading, then `body` (HTML, already escaped).
 fn page(title: &str, body: &str) -> String {
@@ -195,16 +176,4 @@ pub fn unavailable() -> String {
         "Please try again",
         "<p>The change could not be made just now. Nothing was changed; open the link again in a minute.</p>",
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_as_rfc_4648_says() {
-        assert_eq!(super::base64(b""), "");
-        assert_eq!(super::base64(b"f"), "Zg==");
-        assert_eq!(super::base64(b"fo"), "Zm8=");
-        assert_eq!(super::base64(b"foo"), "Zm9v");
-        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
-    }
 }

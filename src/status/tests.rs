@@ -197,3 +197,82 @@ fn the_e_mail_offers_every_status_but_new_and_the_current_one() {
     );
     assert!(!next_statuses(Status::Quoted).any(|s| s == Status::Quoted));
 }
+
+/// A quote whose policy expires on `expiration`, with `status`.
+fn expiring(pool: &store::DbPool, email: &str, expiration: &str, status: Status) -> i64 {
+    let lead = Lead {
+        source: Source::Quote,
+        created_at: store::now(),
+        name: "Maria Lopez".into(),
+        email: email.into(),
+        status,
+        policy_expiration: Some(expiration.into()),
+        ..Lead::default()
+    };
+    match insert(pool, &lead).unwrap() {
+        Stored::New(id) | Stored::Repeat(id) => id,
+    }
+}
+
+fn day(text: &str) -> time::Date {
+    time::Date::parse(
+        text,
+        time::macros::format_description!("[year]-[month]-[day]"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn an_x_date_is_due_from_its_lead_days_before_to_the_expiration_once_and_never_for_a_won_lead() {
+    let pool = pool("xdates");
+    let channels = [Channel::Email, Channel::Webhook];
+    let due = expiring(&pool, "due@example.com", "2026-12-18", Status::New);
+    let won = expiring(&pool, "won@example.com", "2026-12-18", Status::Won);
+    let later = expiring(&pool, "later@example.com", "2027-02-17", Status::Quoted);
+    let past = expiring(&pool, "past@example.com", "2026-09-01", Status::New);
+    let queue = |today: &str| xdates::queue_due(&pool, 60, day(today), &channels).unwrap();
+    // 60 days before 2026-12-18 is 2026-10-19: not the day before, from that day on; once.
+    assert_eq!(queue("2026-10-18"), Vec::<i64>::new());
+    assert_eq!(queue("2026-10-19"), [due]);
+    assert_eq!(queue("2026-11-28"), Vec::<i64>::new());
+    // 2027-02-17 is 81 days after 2026-11-28: due on 2026-12-19; the expired one never.
+    assert_eq!(queue("2026-12-19"), [later]);
+    let connection = pool.get().unwrap();
+    let kinds: Vec<(i64, String)> = connection
+        .prepare("SELECT lead_id, channel FROM deliveries WHERE kind = 'xdate' ORDER BY id")
+        .unwrap()
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        kinds,
+        [
+            (due, "email".to_string()),
+            (due, "webhook".to_string()),
+            (later, "email".to_string()),
+            (later, "webhook".to_string())
+        ]
+    );
+    // Details posted again with another expiration: another x-date, for that one.
+    connection
+        .execute(
+            "UPDATE leads SET policy_expiration = '2026-12-31' WHERE id = ?1",
+            [due],
+        )
+        .unwrap();
+    assert_eq!(queue("2026-12-20"), [due]);
+    assert_eq!(queue("2026-12-21"), Vec::<i64>::new());
+    // The coming list: soonest first, the won and the expired ones left out, each told.
+    let coming = xdates::coming(&connection, day("2026-12-20"), 120, 60).unwrap();
+    let listed: Vec<(i64, Option<String>, Option<time::Date>)> =
+        coming.into_iter().map(|c| (c.id, c.told, c.due)).collect();
+    assert_eq!(
+        listed,
+        [
+            (due, Some("pending".to_string()), Some(day("2026-11-01"))),
+            (later, Some("pending".to_string()), Some(day("2026-12-19")))
+        ]
+    );
+    let _ = (won, past);
+}

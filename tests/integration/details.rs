@@ -67,6 +67,8 @@ fn details_tokens_reach_their_own_lead_replace_its_details_and_expire_after_a_da
     let mut env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
     env.push(("TRUCKINS_AUTOREPLY", "true".to_string()));
     env.push(("TRUCKINS_TEST_CLOCK", clock.to_str().unwrap().to_string()));
+    // Its policy expires within 60 days of the clock: no x-date (tests/integration/submission.rs) among its news.
+    env.push(("TRUCKINS_XDATE_LEAD_DAYS", "0".to_string()));
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let database_arg = database.to_str().unwrap();
     let server = Server::start_with_env(

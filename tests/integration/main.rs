@@ -48,3 +48,4 @@ mod site;
 mod spanish;
 mod status_links;
 mod status_spellings;
+mod submission;

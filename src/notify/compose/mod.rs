@@ -3,12 +3,10 @@
 //! visitor's short confirmation, the test e-mail, and the webhook's JSON; the owner's report in [`report`].
 //! Whatever the visitor typed goes into the HTML escaped and into headers only through lettre's encoding.
 
+use crate::text::escape_html;
 use lettre::Message;
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, MessageBuilder, MultiPart, SinglePart};
-use serde_json::json;
-
-use crate::text::escape_html;
 
 mod autoreply;
 mod facts;
@@ -17,6 +15,9 @@ mod notes;
 pub mod optout;
 pub mod report;
 mod rows;
+pub mod submission;
+mod webhook;
+pub mod xdate;
 use super::Kind;
 use crate::consent::Standing;
 use crate::store::{Lead, Source};
@@ -28,6 +29,8 @@ pub use facts::{type_label, type_label_in};
 use line::{header_text, one_line};
 pub use notes::{SUSPECTED_SPAM, standing_note, suspected_spam_note};
 pub use rows::sections;
+pub use submission::Submission;
+pub use webhook::{lead_webhook_body, status_webhook_body, webhook_body};
 
 fn is_quote(lead: &Lead) -> bool {
     lead.source == Source::Quote
@@ -138,6 +141,8 @@ fn about(lead: &Lead, kind: Kind) -> String {
         // A report and an opt-out are about no lead and have their own subjects (report.rs, optout.rs); they never
         // come here.
         Kind::Lead | Kind::Report | Kind::OptOut | Kind::Status => subject(lead),
+        // `Re-quote Lopez Hauling: policy expires March 5, 2027`.
+        Kind::Xdate => xdate::subject(lead),
         // `Still waiting: Maria Lopez asked for a quote 1 hour ago`.
         Kind::Reminder => {
             let asked = match lead.source {
@@ -213,13 +218,25 @@ pub fn status_command(id: i64) -> String {
 /// The status links of the agency's e-mail: each next status with its signed link (src/status).
 pub type Actions = [(crate::store::Status, String)];
 
-/// The plain-text part of the agency's e-mail.
-pub fn agency_text(lead: &Lead, kind: Kind) -> String {
-    agency_text_with(lead, kind, &Standing::default(), &[])
+/// What the agency's e-mail links: each next status's page, and a quote's submission (its page and summary).
+#[derive(Default, Clone, Copy)]
+pub struct Links<'a> {
+    pub actions: &'a Actions,
+    pub submission: Option<&'a Submission>,
 }
 
-/// [`agency_text`], with the lead's notes at the top (its standing, suspected spam), and its status links.
-pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
+/// The plain-text part of the agency's e-mail.
+pub fn agency_text(lead: &Lead, kind: Kind) -> String {
+    agency_text_with(lead, kind, &Standing::default(), Links::default())
+}
+
+/// [`agency_text`], with the lead's notes at the top (its standing, suspected spam), its status links and a quote's
+/// submission (its signed page and summary).
+pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, links: Links<'_>) -> String {
+    let Links {
+        actions,
+        submission,
+    } = links;
     let note: String = notes::notes(lead, standing)
         .iter()
         .map(|note| format!("{note}\n\n"))
@@ -234,6 +251,9 @@ pub fn agency_text_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &
         for (status, link) in actions {
             out.push_str(&format!("  {}: {link}\n", status.label()));
         }
+    }
+    if let Some(submission) = submission {
+        out.push_str(&submission::text(lead, kind, submission));
     }
     for (title, rows) in sections(lead) {
         out.push_str(&format!(
@@ -272,11 +292,16 @@ fn answer_how(lead: &Lead) -> String {
 
 /// The HTML part of the agency's e-mail: the same rows, every value escaped.
 pub fn agency_html(lead: &Lead, kind: Kind) -> String {
-    agency_html_with(lead, kind, &Standing::default(), &[])
+    agency_html_with(lead, kind, &Standing::default(), Links::default())
 }
 
-/// [`agency_html`], with the lead's notes at the top (its standing, suspected spam), and its status links as buttons.
-pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &Actions) -> String {
+/// [`agency_html`], with the lead's notes at the top (its standing, suspected spam), its status links as buttons and
+/// a quote's submission.
+pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, links: Links<'_>) -> String {
+    let Links {
+        actions,
+        submission,
+    } = links;
     let note: String = notes::notes(lead, standing)
         .iter()
         .map(|note| format!("<p><strong>{}</strong></p>", escape_html(note)))
@@ -298,6 +323,9 @@ pub fn agency_html_with(lead: &Lead, kind: Kind, standing: &Standing, actions: &
             ));
         }
         out.push_str("</p>");
+    }
+    if let Some(submission) = submission {
+        out.push_str(&submission::html(lead, kind, submission));
     }
     for (title, rows) in sections(lead) {
         out.push_str(&format!(
@@ -355,7 +383,7 @@ pub fn agency_message(
     lead: &Lead,
     kind: Kind,
     standing: &Standing,
-    actions: &Actions,
+    links: Links<'_>,
     key: &str,
     from: &Mailbox,
     to: &[Mailbox],
@@ -375,8 +403,8 @@ pub fn agency_message(
     }
     builder
         .multipart(MultiPart::alternative_plain_html(
-            agency_text_with(lead, kind, standing, actions),
-            agency_html_with(lead, kind, standing, actions),
+            agency_text_with(lead, kind, standing, links),
+            agency_html_with(lead, kind, standing, links),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
 }
@@ -405,35 +433,6 @@ pub fn test_message(from: &Mailbox, to: &[Mailbox]) -> Result<Message, String> {
                 .to_string(),
         ))
         .map_err(|e| format!("the e-mail could not be built: {e}"))
-}
-
-/// The webhook's body: the event (`lead`, `details` when a quote's details were added, `test`), the delivery's key
-/// and the lead with every stored field (`suspected_spam` among them), and its standing (`do_not_contact`,
-/// `opted_out_before`: src/consent).
-/// A status change is [`status_webhook_body`].
-pub fn webhook_body(event: &str, key: &str, lead: Option<&Lead>, standing: &Standing) -> Vec<u8> {
-    let mut value = json!({ "event": event, "delivery": key });
-    if let Some(lead) = lead {
-        value["lead"] = json!(lead);
-        value["lead"]["insurance_type_label"] =
-            json!(lead.insurance_type.as_deref().map(type_label));
-        value["lead"]["do_not_contact"] = json!(standing.do_not_contact);
-        value["lead"]["opted_out_before"] = json!(standing.opted_out_before);
-    }
-    value.to_string().into_bytes()
-}
-
-/// The webhook's body of a status change: event `lead.status`, the delivery's key, the change (`lead_id`, `from`,
-/// `to`, `changed_at`, `via`) and the lead as it is now, as in [`webhook_body`].
-pub fn status_webhook_body(payload: &str, key: &str, lead: &Lead, standing: &Standing) -> Vec<u8> {
-    let mut value: serde_json::Value = serde_json::from_str(payload).unwrap_or_else(|_| json!({}));
-    let lead_body: serde_json::Value =
-        serde_json::from_slice(&webhook_body("lead.status", key, Some(lead), standing))
-            .unwrap_or_default();
-    value["event"] = json!("lead.status");
-    value["delivery"] = json!(key);
-    value["lead"] = lead_body["lead"].clone();
-    value.to_string().into_bytes()
 }
 
 #[cfg(test)]

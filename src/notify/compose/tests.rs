@@ -194,7 +194,7 @@ fn a_claim_is_urgent_in_every_subject_and_its_fields_are_escaped() {
         &lead,
         Kind::Lead,
         &Standing::default(),
-        &[],
+        Links::default(),
         "k",
         &from,
         std::slice::from_ref(&from),

@@ -10,7 +10,7 @@ use crate::store::{self, Lead};
 /// What a due delivery carries.
 #[derive(Debug, Clone)]
 pub enum About {
-    /// A lead's news (kinds `lead` and `details`): the lead as it is now.
+    /// A lead's news (kinds `lead`, `details`, `reminder`, `xdate`): the lead as it is now.
     Lead(Lead),
     /// The owner's report: its message as queued (JSON, read by `compose::report`).
     Report(String),
@@ -36,6 +36,8 @@ pub struct Due {
     pub standing: crate::consent::Standing,
     /// The agency's news of a claim: sent ahead of everything else waiting on its lane.
     pub urgent: bool,
+    /// A quote's documents (names, sizes, hashes; never the bytes) for the agency's e-mail and webhook about it.
+    pub documents: Vec<store::documents::Document>,
 }
 
 impl Due {
@@ -53,7 +55,7 @@ impl Due {
 /// constants whose plans a test can read.
 macro_rules! sent_kinds {
     () => {
-        "(kind IN ('lead', 'details') OR (kind IN ('report', 'reminder') AND ?1 = 'email') \
+        "(kind IN ('lead', 'details') OR (kind = 'xdate' AND ?1 <> 'autoreply') OR (kind IN ('report', 'reminder') AND ?1 = 'email') \
          OR (kind = 'opt_out' AND ?1 <> 'autoreply') OR (kind = 'status' AND ?1 = 'webhook'))"
     };
 }
@@ -199,7 +201,7 @@ fn read_due(
             (Kind::Report, _, Some(payload)) => About::Report(payload),
             (Kind::OptOut, _, Some(payload)) => About::OptOut(payload),
             // The lead is there: deliveries go with it (ON DELETE CASCADE).
-            (Kind::Lead | Kind::Details | Kind::Reminder, Some(lead_id), _) => {
+            (Kind::Lead | Kind::Details | Kind::Reminder | Kind::Xdate, Some(lead_id), _) => {
                 match store::get(connection, lead_id)? {
                     Some(lead) => About::Lead(lead),
                     None => continue,
@@ -233,7 +235,17 @@ fn read_due(
             }
             _ => crate::consent::Standing::default(),
         };
+        // The documents of a quote, for the agency's news of it (what its submission holds).
+        let documents = match (&about, channel) {
+            (About::Lead(lead), Channel::Email | Channel::Webhook)
+                if lead.source == store::Source::Quote && lead.erased_at.is_none() =>
+            {
+                store::documents::list(connection, lead.id)?
+            }
+            _ => Vec::new(),
+        };
         due.push(Due {
+            documents,
             id,
             key,
             channel,

@@ -108,8 +108,8 @@ pub fn enqueue_details(
 }
 
 /// Writes news for the agency (`kind`, about `lead_id` or carrying `payload`) on each of `channels` that reaches
-/// the agency (e-mail, webhook; never the visitor's confirmation), due now.
-fn enqueue_agency_news(
+/// the agency (e-mail, webhook; never the visitor's confirmation), due now: an x-date's (src/status/xdates.rs) too.
+pub fn enqueue_agency_news(
     transaction: &rusqlite::Transaction<'_>,
     kind: Kind,
     lead_id: Option<i64>,

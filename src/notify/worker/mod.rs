@@ -154,8 +154,8 @@ impl Worker {
                 runtime.block_on(async move {
                     let senders = match (Mailer::new(&settings), Webhook::new(&settings)) {
                         (Ok(mail), Ok(webhook)) => Arc::new(Senders {
-                            mail: mail.map(|mail| mail.with_links(links)),
-                            webhook,
+                            mail: mail.map(|mail| mail.with_links(links.clone())),
+                            webhook: webhook.map(|webhook| webhook.with_links(links)),
                         }),
                         (Err(error), _) | (_, Err(error)) => {
                             rocket::error!("notifications not started: {error}");

@@ -16,6 +16,7 @@ fn due(attempts: u32, queued_ms: i64) -> Due {
         withheld: None,
         standing: Default::default(),
         urgent: false,
+        documents: Vec::new(),
     }
 }
 
