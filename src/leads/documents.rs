@@ -202,7 +202,10 @@ fn file_name(raw: Option<&str>, media_type: &str) -> String {
         "image/png" => "png",
         _ => "pdf",
     };
-    let last = raw.unwrap_or("").rsplit(['/', '\\']).next().unwrap_or("");
+    // A browser writes a name's `"`, CR and LF as `%22`, `%0D` and `%0A` in the multipart header (the HTML standard's
+    // form encoding): put the quote back, so the agency sees the name the file had.
+    let raw = raw.unwrap_or("").replace("%22", "\"");
+    let last = raw.rsplit(['/', '\\']).next().unwrap_or("");
     let printable: String = last
         .chars()
         .filter(|c| !crate::text::is_invisible_control(*c))
@@ -401,6 +404,10 @@ mod tests {
         assert_eq!(file_name(Some("truck.JPEG"), "image/jpeg"), "truck.JPEG");
         assert_eq!(file_name(Some("truck.pdf"), "image/jpeg"), "truck.pdf.jpg");
         assert_eq!(file_name(None, "image/png"), "document.png");
+        assert_eq!(
+            file_name(Some("loss runs %222025%22.pdf"), pdf),
+            "loss runs \"2025\".pdf"
+        );
         for nothing in ["", "  ", "..", "dir/", "\u{0007}"] {
             assert_eq!(file_name(Some(nothing), pdf), "document.pdf", "{nothing:?}");
         }

@@ -91,7 +91,13 @@ fn send(port: u16, body: &[u8], accept: &str) -> Reply {
 }
 
 /// A program's upload of one file with `token`.
-fn upload(port: u16, token: &str, name: &str, content_type: &str, bytes: &[u8]) -> Reply {
+pub(super) fn upload(
+    port: u16,
+    token: &str,
+    name: &str,
+    content_type: &str,
+    bytes: &[u8],
+) -> Reply {
     let body = multipart(
         &[("details_token", token)],
         Some((name, content_type, bytes)),

@@ -9,10 +9,8 @@
 //!   the submission's link and the current insurer), never for a won lead; the webhook's `lead.xdate`; `truckins
 //!   leads xdates` lists the coming ones.
 //!
-//! The schedules and the document are written into the leads file directly (SQL through migration 0017's columns
-//! and table), [`seed_schedules`] and [`seed_document`], until the details' schedules and the documents' upload
-//! come through the API: only those two functions change then. The agency's news is held at the relay and the
-//! webhook meanwhile ([`hold`]), so that it is written after them, as it is once they come with the details.
+//! The schedules come with the details and the document through the upload, as a browser sends them; the agency's
+//! news is held at the relay and the webhook meanwhile ([`hold`]), so that its e-mail is written once both are in.
 
 use std::path::Path;
 
@@ -41,69 +39,39 @@ fn quoted(port: u16, email: &str, company: &str, submission: &str) -> (i64, Stri
 }
 
 fn details(port: u16, token: &str, expiration: &str) {
-    let reply = post(
-        port,
-        "/api/leads/details",
-        &json!({
-            "details_token": token,
-            "radius": "regional",
-            "current_insurer": "Progressive",
-            "policy_expiration": expiration,
-        }),
-    );
+    details_with(port, token, expiration, json!({}));
+}
+
+/// The details with `more` fields (the schedules) besides.
+fn details_with(port: u16, token: &str, expiration: &str, more: Value) {
+    let mut body = json!({
+        "details_token": token,
+        "radius": "regional",
+        "current_insurer": "Progressive",
+        "policy_expiration": expiration,
+    });
+    if let (Some(body), Some(more)) = (body.as_object_mut(), more.as_object()) {
+        body.extend(more.clone());
+    }
+    let reply = post(port, "/api/leads/details", &body);
     assert_eq!(reply.status, 200, "{}", reply.text());
 }
 
-fn writable(database: &Path) -> rusqlite::Connection {
-    let connection = rusqlite::Connection::open(database).unwrap();
-    connection
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
-    connection
-}
-
-/// Two vehicles, a driver and two losses ($52,500 in all) on lead `id`. SQL until the details take schedules
-/// (branch i39-sched): then they are sent with [`details`].
-fn seed_schedules(database: &Path, id: i64) {
-    let vehicles = json!([
-        {"year": 2019, "make": "Peterbilt", "model": "389", "vin": "1XPBD49X1KD000001", "stated_value": 95000,
-         "garaging_zip": "76701"},
-        {"year": 2021, "make": "Kenworth", "vin": "1XKYD49X1MJ000002"}
-    ]);
-    let drivers = json!([{"name": "Luis Ortiz", "date_of_birth": "1980-04-01", "license_state": "TX",
-                          "years_experience": 12}]);
-    let losses = json!([
-        {"date": "2024-03-15", "kind": "physical_damage", "amount": 12500, "description": "Hail"},
-        {"date": "2023-01-02", "kind": "liability", "amount": 40000}
-    ]);
-    writable(database)
-        .execute(
-            "UPDATE leads SET vehicle_schedule = ?1, driver_schedule = ?2, loss_history = ?3 WHERE id = ?4",
-            rusqlite::params![
-                vehicles.to_string(),
-                drivers.to_string(),
-                losses.to_string(),
-                id
-            ],
-        )
-        .unwrap();
-}
-
-/// [`PDF`] as a document of lead `id`, as `store::documents::add` stores one. SQL until the upload exists (branch
-/// i39-docs): then a multipart post of it to `/api/leads/documents` with the details token.
-fn seed_document(database: &Path, id: i64, name: &str) {
-    use sha2::Digest;
-    let sha256: String = sha2::Sha256::digest(PDF)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    writable(database)
-        .execute(
-            "INSERT INTO lead_documents (lead_id, file_name, media_type, size, sha256, bytes, created_at) \
-             VALUES (?1, ?2, 'application/pdf', ?3, ?4, ?5, '2026-11-28T15:00:00Z')",
-            rusqlite::params![id, name, PDF.len() as i64, sha256, PDF],
-        )
-        .unwrap();
+/// Two vehicles, a driver and two losses ($52,500 in all), as the details' JSON lists.
+fn schedules() -> Value {
+    json!({
+        "vehicle_schedule": [
+            {"year": 2019, "make": "Peterbilt", "model": "389", "vin": "1XPBD49X2KD000001", "stated_value": 95000,
+             "garaging_zip": "76701"},
+            {"year": 2021, "make": "Kenworth", "vin": "1XKYD49X9MJ000002"}
+        ],
+        "driver_schedule": [{"name": "Luis Ortiz", "date_of_birth": "1980-04-01", "license_state": "TX",
+                             "years_experience": 12}],
+        "loss_history": [
+            {"date": "2024-03-15", "kind": "physical_damage", "amount": 12500, "description": "Hail"},
+            {"date": "2023-01-02", "kind": "liability", "amount": 40000}
+        ]
+    })
 }
 
 /// The agency's news waits at the relay (451) and the webhook (503), retried, until [`release`].
@@ -163,9 +131,16 @@ fn the_submission_link_of_the_details_e_mail_shows_everything_and_the_document_a
     site.smtp.wait_for_mails(2);
     site.receiver.wait_for(2);
     hold(&site);
-    details(port, &token, "2030-01-15");
-    seed_schedules(&site.database, id);
-    seed_document(&site.database, id, "loss runs \"2025\".pdf");
+    // As a browser names `loss runs "2025".pdf` in its multipart header.
+    let uploaded = super::documents::upload(
+        port,
+        &token,
+        "loss runs %222025%22.pdf",
+        "application/pdf",
+        PDF,
+    );
+    assert_eq!(uploaded.status, 201, "{}", uploaded.text());
+    details_with(port, &token, "2030-01-15", schedules());
     release(&site);
 
     let mails = site.smtp.wait_for_mails(3);
@@ -197,8 +172,8 @@ fn the_submission_link_of_the_details_e_mail_shows_everything_and_the_document_a
         "maria@lopez.example",
         "Progressive",
         "Vehicle schedule (2)",
-        "1XPBD49X1KD000001",
-        "1XKYD49X1MJ000002",
+        "1XPBD49X2KD000001",
+        "1XKYD49X9MJ000002",
         "$95,000",
         "Driver schedule (1)",
         "Luis Ortiz",
@@ -241,7 +216,7 @@ fn the_submission_link_of_the_details_e_mail_shows_everything_and_the_document_a
     });
     assert_eq!(
         event["lead"]["vehicle_schedule"][0]["vin"],
-        "1XPBD49X1KD000001"
+        "1XPBD49X2KD000001"
     );
     assert_eq!(event["lead"]["driver_schedule"][0]["name"], "Luis Ortiz");
     assert_eq!(event["lead"]["loss_history"][1]["amount"], 40000);
