@@ -3,9 +3,13 @@
 // no-JavaScript thank-you page, rendered as a template whose markers the server fills (the token among them).
 import { detailsChoices, detailsForm, schedules, type DetailsField } from '@contract';
 import { t } from '@i18n/islands';
+import { useState } from 'react';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleTextarea } from '../ui/Field';
+import { scheduleRows, type ScheduleName } from './csv';
+import { Documents } from './Documents';
 import { Received } from './Received';
-import { useLeadForm } from './useLeadForm';
+import { filledIn, keyed, ScheduleList, type KeyedRow } from './ScheduleList';
+import { useLeadForm, type FieldErrors } from './useLeadForm';
 
 const rules = detailsForm.fields;
 const scheduleLabels = {
@@ -13,6 +17,18 @@ const scheduleLabels = {
   driver_schedule: t('Drivers (CSV)'),
   loss_history: t('Losses in the last 10 years (CSV)'),
 };
+const SCHEDULES = Object.keys(schedules) as ScheduleName[];
+// Each list's hint: its CSV header line and a row of it.
+const EXAMPLES = {
+  vehicle_schedule: '2019,Freightliner,Cascadia,1M8GDM9AXKP042788,85000,75201',
+  driver_schedule: 'Maria Lopez,1985-04-12,TX,12,0,0',
+  loss_history: `2023-05-10,cargo,12500,${t('Load shifted in transit')}`,
+};
+const hintOf = (name: ScheduleName) =>
+  t('First line: {columns}. Then one line per row, such as: {example}', {
+    columns: schedules[name].columns.map((column) => column.name).join(','),
+    example: EXAMPLES[name],
+  });
 
 export interface DetailsFormProps {
   /** The quote's details token (from its 201 answer); absent in the template, where the server fills it in. */
@@ -25,11 +41,38 @@ export interface DetailsFormProps {
 
 export default function DetailsForm({ token, idPrefix = detailsForm.correctionIdPrefix, template = false }: DetailsFormProps) {
   const formId = `${idPrefix}-form`;
-  const { errors, busy, received, receivedText, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
+  const [lists, setLists] = useState<Record<ScheduleName, KeyedRow[]>>({ vehicle_schedule: [], driver_schedule: [], loss_history: [] });
+  const { errors, setErrors, busy, received, receivedText, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
     endpoint: detailsForm.endpoint,
     template,
-    // Checkboxes of one name, joined as the server reads them.
-    body: (fields) => ({ ...fields, commodities: commoditiesOf(formId) }),
+    // A CSV left in a list's textarea is read as its button would: what cannot be read is said beside it.
+    refuse: (fields) => {
+      const refused: FieldErrors = {};
+      for (const name of SCHEDULES) {
+        const text = fields[name]?.trim();
+        const read = text ? scheduleRows(name, text) : [];
+        if (typeof read === 'string') refused[name] = read;
+        else if (lists[name].filter(filledIn).length + read.length > schedules[name].maxRows) refused[name] = schedules[name].tooMany;
+      }
+      const first = Object.values(refused)[0];
+      return first ? { toast: { title: t('Not Sent'), description: first, variant: 'destructive' }, errors: refused } : undefined;
+    },
+    // Checkboxes of one name, joined as the server reads them; each list as its rows in JSON (those filled in, and
+    // a CSV left in its textarea, now shown as rows too), or the empty text when it has none.
+    body: (fields) => {
+      const sent: Record<string, unknown> = { commodities: commoditiesOf(formId) };
+      for (const [name, typed] of Object.entries(fields)) if (!name.includes('[')) sent[name] ??= typed;
+      const next = { ...lists };
+      for (const name of SCHEDULES) {
+        const read = fields[name]?.trim() ? scheduleRows(name, fields[name]) : [];
+        next[name] = [...lists[name].filter(filledIn), ...(typeof read === 'string' ? [] : read.map(keyed))];
+        const textarea = document.getElementById(id(name));
+        if (textarea instanceof HTMLTextAreaElement) textarea.value = '';
+        sent[name] = next[name].length > 0 ? next[name].map((row) => row.v) : '';
+      }
+      setLists(next);
+      return sent;
+    },
     toasts: {
       created: { title: t('Details received!'), description: t('Thank you: your specialist has what the underwriters ask for.'), variant: 'success' },
       rateLimited: detailsForm.rateLimitMessage,
@@ -63,11 +106,19 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
     </Field>
   );
 
-  // Details are sent once per quote: what takes the form's place offers no other.
+  // Details are sent once per quote: what takes the form's place offers no other. The documents stay: they may be
+  // sent before or after the details.
+  const documents = <Documents token={template ? (value('details_token') ?? '') : (token ?? '')} idPrefix={idPrefix} template={template} />;
   if (received) {
-    return <Received idPrefix={idPrefix} title={t('Details received')} description={receivedText} />;
+    return (
+      <>
+        <Received idPrefix={idPrefix} title={t('Details received')} description={receivedText} />
+        {documents}
+      </>
+    );
   }
   return (
+    <>
     <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">
       <h2 id={id('heading')} className="text-2xl font-bold">
         {t('Speed up your quote')}
@@ -120,18 +171,36 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
         {date('effective_date', t('New Policy Should Start'))}
         {select('best_time_to_call', t('Best Time to Call'), detailsChoices.bestTimeToCall)}
       </div>
-      {/* Issue 39: the schedules as CSV text (a header line, then a row a line); the server reads and checks each row. */}
-      {(['vehicle_schedule', 'driver_schedule', 'loss_history'] as const).map((name) => (
-        <div key={name} className="mt-4">
-          <RuleTextarea id={id(name)} name={name} label={scheduleLabels[name]} rule={rules[name]} rows={4} optional defaultValue={value(name)} error={error(name)} hint={schedules[name].columns.map((column) => column.name).join(', ')} />
-        </div>
-      ))}
+      {/* The schedules: without JavaScript as CSV text (a header line, then a row a line), which the server reads and
+          checks row by row; with it as rows the browser reads from the CSV, sent as JSON lists. */}
+      {SCHEDULES.map((name) =>
+        template ? (
+          <div key={name} className="mt-4">
+            <RuleTextarea id={id(name)} name={name} label={scheduleLabels[name]} rule={rules[name]} rows={4} optional defaultValue={value(name)} error={error(name)} hint={hintOf(name)} />
+          </div>
+        ) : (
+          <ScheduleList
+            key={name}
+            name={name}
+            id={id(name)}
+            label={scheduleLabels[name]}
+            hint={hintOf(name)}
+            rule={rules[name]}
+            rows={lists[name]}
+            setRows={(rows) => setLists((all) => ({ ...all, [name]: rows }))}
+            errors={errors}
+            setErrors={setErrors}
+          />
+        ),
+      )}
       <Honeypot id={id('website')} />
       <LocaleInput />
       <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70">
         {busy ? t('Sending...') : t('Send Details')}
       </button>
     </form>
+    {documents}
+    </>
   );
 }
 

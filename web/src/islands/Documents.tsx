@@ -1,0 +1,89 @@
+// "Loss runs and other documents", under the details form: a small form of its own posting one file with the
+// quote's details token as multipart/form-data to the documents API. Without JavaScript it posts one file and the
+// server answers with a page. With it, each file chosen is posted at once (several may be chosen), and each is
+// listed with its state (uploading, received, or refused in the server's words), announced politely; nothing in the
+// list goes away.
+import { documentsApi, locale } from '@contract';
+import { t } from '@i18n/islands';
+import { useState } from 'react';
+import { LocaleInput } from '../ui/Field';
+import { buttonClass } from './ScheduleList';
+
+const ACCEPT = 'application/pdf,image/jpeg,image/png';
+let lastKey = 0;
+
+export interface DocumentsProps {
+  /** The quote's details token (JavaScript), or the template's marker the server fills in. */
+  token: string;
+  idPrefix: string;
+  template: boolean;
+}
+
+export function Documents({ token, idPrefix, template }: DocumentsProps) {
+  const [files, setFiles] = useState<{ k: number; name: string; state: string }[]>([]);
+  const id = `${idPrefix}-documents`;
+  const upload = (file: File) => {
+    const k = ++lastKey;
+    const body = new FormData();
+    body.append('details_token', token);
+    body.append(locale.field, locale.code);
+    body.append('file', file);
+    setFiles((shown) => [...shown, { k, name: file.name, state: t('Uploading...') }]);
+    const settle = (state: string) => setFiles((shown) => shown.map((entry) => (entry.k === k ? { ...entry, state } : entry)));
+    fetch(documentsApi, { method: 'POST', headers: { Accept: 'application/json' }, body })
+      .then(async (response) => {
+        if (response.status === 201) return settle(t('Received'));
+        const json = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string> };
+        settle(`${t('Not received:')} ${json.message ?? Object.values(json.errors ?? {})[0] ?? t('please try again, or send it to your specialist by e-mail.')}`);
+      })
+      .catch(() => settle(`${t('Not received:')} ${t('please try again, or send it to your specialist by e-mail.')}`));
+  };
+
+  return (
+    <form
+      method="post"
+      encType="multipart/form-data"
+      action={documentsApi}
+      aria-labelledby={`${id}-heading`}
+      onSubmit={template ? undefined : (event) => event.preventDefault()}
+      className="mt-6 rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8"
+    >
+      <h2 id={`${id}-heading`} className="text-xl font-bold">
+        {t('Loss runs and other documents')}
+      </h2>
+      <p className="mt-1 text-sm text-muted">{t('Optional. PDF, JPEG or PNG, up to 10 MB each and 10 in all.')}</p>
+      <input type="hidden" name="details_token" defaultValue={token} />
+      <LocaleInput />
+      <label htmlFor={id} className="mt-4 block text-sm font-semibold">
+        {template ? t('Choose a file') : t('Choose files: each is sent at once')}
+      </label>
+      <input
+        id={id}
+        name="file"
+        type="file"
+        accept={ACCEPT}
+        multiple={!template}
+        className="mt-1.5 block w-full max-w-full text-sm"
+        onChange={
+          template
+            ? undefined
+            : (event) => {
+                Array.from(event.currentTarget.files ?? []).forEach(upload);
+                event.currentTarget.value = '';
+              }
+        }
+      />
+      {template ? (
+        <button type="submit" className={buttonClass}>
+          {t('Upload')}
+        </button>
+      ) : (
+        <ul aria-live="polite" className="mt-3 space-y-1 text-sm">
+          {files.map((file) => (
+            <li key={file.k}>{`${file.name}: ${file.state}`}</li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
