@@ -122,6 +122,15 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
             };
             let leads = store::list(&pool, &filter).map_err(|e| e.to_string())?;
             let standings = standings_of(&leads)?;
+            let documents = {
+                let connection = pool.get().map_err(|e| e.to_string())?;
+                let of = |lead: &store::Lead| store::documents::list(&connection, lead.id);
+                leads
+                    .iter()
+                    .map(of)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.to_string())?
+            };
             let mut out: Box<dyn Write> = match &output {
                 // Created readable by its owner only, whatever the umask: it holds every lead's contact details.
                 Some(file) => Box::new(
@@ -136,8 +145,8 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 None => Box::new(std::io::stdout().lock()),
             };
             let written = match format {
-                ExportFormat::Csv => export::write_csv(&leads, &standings, &mut out),
-                ExportFormat::Json => export::write_json(&leads, &standings, &mut out),
+                ExportFormat::Csv => export::write_csv(&leads, &standings, &documents, &mut out),
+                ExportFormat::Json => export::write_json(&leads, &standings, &documents, &mut out),
             };
             written_unless_closed(written.and_then(|()| out.flush()), "the export")?;
             if let Some(file) = output {
@@ -241,7 +250,9 @@ pub fn run(command: LeadsCommand, figment: &Figment) -> Result<(), String> {
                 .map_err(|e| e.to_string())?
                 .pop()
                 .unwrap_or_default();
-            written_unless_closed(show(&lead, &standing, &history, &deliveries), "the lead")
+            let documents = store::documents::list(&connection, id).map_err(|e| e.to_string())?;
+            let shown = show(&lead, &standing, &history, &deliveries, &documents);
+            written_unless_closed(shown, "the lead")
         }
     }
 }
@@ -319,12 +330,14 @@ pub(super) fn written_unless_closed(result: std::io::Result<()>, what: &str) -> 
     }
 }
 
-/// `leads show`: the lead's fields (as the agency's e-mail groups them), its history and its deliveries.
+/// `leads show`: the lead's fields (as the agency's e-mail groups them), its schedules and documents, its history
+/// and its deliveries.
 fn show(
     lead: &store::Lead,
     standing: &Standing,
     history: &[truckins::status::Change],
     deliveries: &[outbox::Listed],
+    documents: &[store::documents::Document],
 ) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let plain = |text: &str| truckins::text::printable(text).replace('\t', " ");
@@ -334,7 +347,8 @@ fn show(
         lead.id,
         plain(&lead.name),
         lead.source,
-        truckins::clock::readable(&lead.created_at),
+        // Stored text too: an older version's row may hold anything, shown as text, never run by the terminal.
+        plain(&truckins::clock::readable(&lead.created_at)),
         lead.status
     )?;
     if let Some(note) = truckins::notify::compose::standing_note(standing) {
@@ -344,7 +358,7 @@ fn show(
         writeln!(out, "{note}")?;
     }
     if let Some(at) = &lead.erased_at {
-        writeln!(out, "ERASED on {at}: its personal fields are gone")?;
+        writeln!(out, "ERASED on {}: its personal fields are gone", plain(at))?;
     }
     for (title, rows) in truckins::notify::compose::sections(lead) {
         writeln!(out, "\n{title}")?;
@@ -365,11 +379,12 @@ fn show(
             }
         }
     }
+    super::leads_schedules::print(&mut out, lead, documents)?;
     writeln!(out, "\nHistory")?;
     writeln!(
         out,
         "  {}  received ({})",
-        truckins::clock::readable(&lead.created_at),
+        plain(&truckins::clock::readable(&lead.created_at)),
         lead.source
     )?;
     for change in history {
@@ -380,7 +395,7 @@ fn show(
         writeln!(
             out,
             "  {}  {} -> {}  {how}",
-            truckins::clock::readable(&change.at),
+            plain(&truckins::clock::readable(&change.at)),
             change.from,
             change.to
         )?;
@@ -398,7 +413,7 @@ fn show(
             delivery.channel,
             delivery.state,
             delivery.attempts,
-            truckins::clock::readable(&delivery.created_at),
+            plain(&truckins::clock::readable(&delivery.created_at)),
             delivery
                 .last_error
                 .as_deref()

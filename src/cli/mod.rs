@@ -8,6 +8,7 @@ pub mod carriers;
 pub mod check;
 pub mod healthcheck;
 pub mod leads;
+mod leads_schedules;
 mod leads_table;
 pub mod notify;
 pub mod optout;

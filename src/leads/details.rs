@@ -22,14 +22,14 @@ pub async fn process(fields: &RawFields, visit: &Visit, leads: &Leads) -> Verdic
     let token = fields.get(DETAILS_TOKEN.name).trim().to_string();
     if token.is_empty() {
         return Verdict::Invalid(FieldErrors::from([(
-            DETAILS_TOKEN.name,
+            DETAILS_TOKEN.name.into(),
             DETAILS_TOKEN.missing_message(),
         )]));
     }
     if !tokens::is_token(&token) {
         return Verdict::UnknownToken;
     }
-    let details = match validate::details(fields) {
+    let details = match validate::details(fields, crate::clock::local_today()) {
         Ok(details) => details,
         Err(errors) => return Verdict::Invalid(errors),
     };

@@ -6,6 +6,10 @@
 //! number, stored as E.164 (`+15552100142`), is written as people write it, `(555) 210-0142`: nothing a spreadsheet
 //! evaluates, and no apostrophe for the agent to see or copy; the JSON keeps E.164.
 //!
+//! A quote's schedules (issue 39) are stored columns, so each list is a CSV column of its JSON text (guarded like
+//! every cell) and an array in the JSON; the CSV adds their counts, the losses' total and the number of the lead's
+//! documents ([`SCHEDULE_COLUMNS`]), the JSON `losses_total` and `documents` (names, types and sizes, never bytes).
+//!
 //! Both are also safe to print in a terminal, whatever an older version stored: no control character (other than
 //! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
 //! it as a `\uXXXX` escape, so the value reads back as stored.
@@ -15,10 +19,41 @@ use std::io::Write;
 
 use super::validate::is_invisible_control;
 use crate::consent::Standing;
+use crate::store::documents::Document;
+use crate::store::schedules::losses_total;
 use crate::store::{COLUMNS, Lead};
 
 /// The columns after the stored ones: what the revocations say of each lead (src/consent), as of the export.
 pub const STANDING_COLUMNS: [&str; 2] = ["do_not_contact", "opted_out_before"];
+
+/// The CSV's counts of a quote's schedules and documents (issue 39), before the standing.
+pub const SCHEDULE_COLUMNS: [&str; 5] =
+    ["vehicles", "drivers", "losses", "losses_total", "documents"];
+
+/// Each lead's documents, in the order of the leads (a lead without an entry has none).
+pub type Documents = [Vec<Document>];
+
+/// The counts of [`SCHEDULE_COLUMNS`] for `lead` and its `documents`.
+fn schedule_counts(lead: &Lead, documents: usize) -> [String; 5] {
+    let count = |rows: Option<usize>| rows.unwrap_or_default().to_string();
+    let losses = lead.loss_history.as_ref().map(|rows| rows.0.as_slice());
+    [
+        count(lead.vehicle_schedule.as_ref().map(|rows| rows.0.len())),
+        count(lead.driver_schedule.as_ref().map(|rows| rows.0.len())),
+        count(losses.map(<[_]>::len)),
+        losses_total(losses.unwrap_or_default()).to_string(),
+        documents.to_string(),
+    ]
+}
+
+/// What the JSON says of a document: its name, type and size.
+fn document_json(document: &Document) -> serde_json::Value {
+    serde_json::json!({
+        "file_name": document.file_name,
+        "media_type": document.media_type,
+        "size": document.size,
+    })
+}
 
 /// The CSV's own columns for a claim's or a change request's fields (stored together in `request`, issue 28): one
 /// per field, `request_` and its name (a change's `effective_date` is not the quote details' `effective_date`), in
@@ -51,14 +86,16 @@ pub fn csv_columns() -> Vec<&'static str> {
         .filter(|column| *column != "request")
         .chain(["reference"])
         .chain(request_columns().iter().map(String::as_str))
+        .chain(SCHEDULE_COLUMNS)
         .chain(STANDING_COLUMNS)
         .collect()
 }
 
-/// `leads` with their `standings` (in the same order; a lead without one has none).
+/// `leads` with their `standings` and `documents` (in the same order; a lead without one has none).
 pub fn write_csv(
     leads: &[Lead],
     standings: &[Standing],
+    documents: &Documents,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     // CRLF line ends, as RFC 4180 writes them; fields quoted when they hold a comma, a quote or a line break.
@@ -96,17 +133,27 @@ pub fn write_csv(
                     .unwrap_or_default(),
             )
         });
-        writer.write_record(stored.chain([reference]).chain(request).chain(
-            [standing.do_not_contact, standing.opted_out_before].map(Option::unwrap_or_default),
-        ))?;
+        let counts = schedule_counts(lead, documents.get(index).map_or(0, Vec::len));
+        writer.write_record(
+            stored
+                .chain([reference])
+                .chain(request)
+                .chain(counts)
+                .chain(
+                    [standing.do_not_contact, standing.opted_out_before]
+                        .map(Option::unwrap_or_default),
+                ),
+        )?;
     }
     writer.flush()
 }
 
-/// `leads` as a JSON array, each with its standing's two fields (null when none).
+/// `leads` as a JSON array, each with its standing's two fields (null when none), its losses' total and its
+/// documents.
 pub fn write_json(
     leads: &[Lead],
     standings: &[Standing],
+    documents: &Documents,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let values: Vec<serde_json::Value> = leads
@@ -118,6 +165,10 @@ pub fn write_json(
             value["reference"] = serde_json::json!(lead.source.reference(lead.id));
             value["do_not_contact"] = serde_json::json!(standing.do_not_contact);
             value["opted_out_before"] = serde_json::json!(standing.opted_out_before);
+            let losses = lead.loss_history.as_ref().map(|rows| rows.0.as_slice());
+            value["losses_total"] = serde_json::json!(losses_total(losses.unwrap_or_default()));
+            let attached = documents.get(index).map(Vec::as_slice).unwrap_or_default();
+            value["documents"] = attached.iter().map(document_json).collect();
             value
         })
         .collect();
@@ -162,7 +213,7 @@ mod tests {
     /// The cells of `leads` written as CSV, read back by the `csv` crate.
     fn round_trip(leads: &[Lead]) -> (String, Vec<Vec<String>>) {
         let mut out = Vec::new();
-        write_csv(leads, &[], &mut out).unwrap();
+        write_csv(leads, &[], &[], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let rows = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -257,7 +308,7 @@ mod tests {
             ..Lead::default()
         };
         let mut out = Vec::new();
-        write_json(std::slice::from_ref(&lead), &[], &mut out).unwrap();
+        write_json(std::slice::from_ref(&lead), &[], &[], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains(r#""a\u001bb\u009bc\u202ed\u007fe\u2066f\u0000""#),

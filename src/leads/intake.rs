@@ -1,5 +1,5 @@
 //! Reading a submission: the body's encoding (JSON or urlencoded) from its Content-Type, the body read within
-//! [`BODY_LIMIT_KIB`](super::BODY_LIMIT_KIB) as UTF-8, parsed into the form's raw fields, and the client's
+//! the form's limit ([`BODY_LIMIT_KIB`](super::BODY_LIMIT_KIB), the details' larger) as UTF-8, parsed into the form's raw fields, and the client's
 //! submission id checked. What cannot be read becomes a [`Refusal`]; the routes decide how to present it.
 
 use std::collections::BTreeMap;
@@ -8,12 +8,13 @@ use rocket::data::{Data, ToByteUnit};
 use rocket::http::{ContentType, Status};
 use rocket::serde::json::Value;
 
-use super::validate::RawFields;
+use super::validate::{self, RawFields};
 use contract::answers;
 use contract::forms::EXTRA_FIELDS;
+use contract::forms::schedules::SCHEDULES;
 use contract::locale::{FIELD, Locale};
 
-use super::{BODY_LIMIT_KIB, Form};
+use super::Form;
 
 /// How a submission's body is written: JSON from a program (or our island), urlencoded from a plain form post.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,7 +73,11 @@ fn refuse(status: Status, sentence: &'static str) -> Refusal {
 
 /// The submission's raw fields, or why the body cannot be taken.
 pub async fn read(form: Form, body: Data<'_>, encoding: Encoding) -> Result<RawFields, Refusal> {
-    let text = match body.open(BODY_LIMIT_KIB.kibibytes()).into_string().await {
+    let text = match body
+        .open(form.body_limit_kib().kibibytes())
+        .into_string()
+        .await
+    {
         Ok(text) if text.is_complete() => text.into_inner(),
         Ok(_) => {
             return Err(refuse(Status::PayloadTooLarge, answers::BODY_TOO_LARGE));
@@ -122,7 +127,7 @@ fn check_submission_id(fields: RawFields) -> Result<RawFields, Refusal> {
     }
 }
 
-/// A JSON body: an object whose form fields are strings, numbers or booleans.
+/// A JSON body: an object whose form fields are strings, numbers or booleans; a schedule's a list of rows or text.
 fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
     let value: Value = serde_json::from_str(text).map_err(|e| Refusal {
         detail: Some(e.to_string()),
@@ -144,9 +149,14 @@ fn parse_json(text: &str, form: Form) -> Result<RawFields, Refusal> {
     let mut fields = BTreeMap::new();
     let names = form.rules().fields.iter().map(|field| field.name);
     for name in names.chain(EXTRA_FIELDS).chain([FIELD]) {
+        let is_schedule = SCHEDULES.iter().any(|schedule| schedule.name == name);
         let text = match object.get(name) {
             None | Some(Value::Null) => continue,
             Some(Value::String(text)) => text.clone(),
+            // A schedule (issue 39) is a list of rows, kept as its JSON text for validation to read row by row (a
+            // string is CSV text); anything else is no list, which validation answers on the field (422).
+            Some(list @ Value::Array(_)) if is_schedule => list.to_string(),
+            Some(_) if is_schedule => validate::NOT_A_LIST.to_string(),
             Some(Value::Number(number)) => number.to_string(),
             Some(Value::Bool(flag)) => flag.to_string(),
             // A list field (the details' commodities) may come as a list of strings, read as the form's commas.

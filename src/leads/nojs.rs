@@ -2,10 +2,13 @@
 //! again with what was typed put back, each field's error beside it and the message on top. Everything inserted
 //! is HTML-escaped, and text a visitor typed is never read as a template marker.
 
+use std::borrow::Cow;
+
 use crate::text::escape_html;
 use contract::forms::calendar::ClockTime;
 use contract::forms::details::{self, DETAILS_TOKEN};
 use contract::forms::markers;
+use contract::forms::schedules::SCHEDULES;
 use rocket::http::Status;
 
 use contract::answers;
@@ -211,6 +214,8 @@ fn fill_template(
     // Fields with an error are marked invalid for assistive technology (ids as the form pages render them).
     let id_prefix = form.rules().correction_id_prefix;
     for name in errors.keys() {
+        // A schedule row's error (`vehicle_schedule[1].vin`) marks its list's textarea.
+        let name = name.split('[').next().unwrap_or_default();
         let id = format!("id=\"{id_prefix}-{name}\"");
         html = html.replacen(&id, &format!("{id} aria-invalid=\"true\""), 1);
     }
@@ -226,7 +231,7 @@ fn fill_template(
         let marker = &rest[at..at + markers::PREFIX.len() + length];
         let rules = form.rules();
         let replacement = if marker == markers::MESSAGE {
-            Some(message)
+            Some(Cow::Borrowed(message))
         } else if let Some(name) = marker.strip_prefix(markers::VALUE) {
             rules
                 .has_field(name)
@@ -266,15 +271,23 @@ fn fill_template(
                     }
                     _ => typed,
                 })
+                .map(Cow::Borrowed)
         } else if let Some(name) = marker.strip_prefix(markers::ERROR) {
-            rules
-                .has_field(name)
-                .then(|| errors.get(name).copied().unwrap_or(""))
+            let list = SCHEDULES.iter().find(|list| list.name == name);
+            match list {
+                // A list's errors, row by row, beside its textarea (issue 39).
+                Some(list) => Some(Cow::Owned(
+                    language::list_errors(list, errors, locale).unwrap_or_default(),
+                )),
+                None => rules
+                    .has_field(name)
+                    .then(|| Cow::Borrowed(errors.get(name).copied().unwrap_or(""))),
+            }
         } else {
             None
         };
         match replacement {
-            Some(text) => filled.push_str(&escape_html(text)),
+            Some(text) => filled.push_str(&escape_html(&text)),
             None => filled.push_str(marker),
         }
         rest = &after[length..];

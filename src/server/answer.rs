@@ -198,9 +198,9 @@ pub(super) fn header_name(name: &str) -> HeaderName {
     HeaderName::from_bytes(name.as_bytes()).unwrap_or(hyper::header::WARNING)
 }
 
-/// Largest request body passed on: one byte over the leads' limit, so the application sees it is too large and
-/// answers 413 itself.
-pub(super) const BODY_CAP: usize = crate::leads::BODY_LIMIT_KIB as usize * 1024 + 1;
+/// Largest request body passed on: one byte over the largest of the leads' limits (the details'), so the
+/// application sees a body is too large and answers 413 itself.
+pub(super) const BODY_CAP: usize = crate::leads::DETAILS_BODY_LIMIT_KIB as usize * 1024 + 1;
 
 /// Any other request, dispatched to the Rocket application once its body has arrived.
 pub(super) async fn application(

@@ -319,7 +319,7 @@ fn a_quote_keeps_the_carrier_as_the_census_had_it_at_submission() {
         Some(json!("not json \u{1b}[31m\u{202E}"))
     );
     let mut csv = Vec::new();
-    truckins::leads::export::write_csv(&leads, &[], &mut csv).unwrap();
+    truckins::leads::export::write_csv(&leads, &[], &[], &mut csv).unwrap();
     let csv = String::from_utf8(csv).unwrap();
     assert!(!csv.contains(['\u{1b}', '\u{202E}']), "{csv}");
     assert!(csv.contains("not json"), "{csv}");

@@ -501,6 +501,24 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
             rusqlite::params![nasty, old_id],
         )
         .expect("the old row's request is stored");
+    // Its schedules (issue 39) and a document, each with the characters in a text of its own.
+    connection
+        .execute(
+            "UPDATE leads SET \
+             vehicle_schedule = json_array(json_object('year', 2021, 'make', ?1, 'vin', '1M8GDM9AXKP042788')), \
+             driver_schedule = json_array(json_object('name', ?1, 'date_of_birth', '1980-05-01', 'license_state', 'TX')), \
+             loss_history = json_array(json_object('date', '2024-03-15', 'kind', 'cargo', 'amount', 12500, 'description', ?1)) \
+             WHERE id = ?2",
+            rusqlite::params![nasty, old_id],
+        )
+        .expect("the old row's schedules are stored");
+    connection
+        .execute(
+            "INSERT INTO lead_documents (lead_id, file_name, media_type, size, sha256, bytes, created_at) \
+             VALUES (?2, ?1, 'application/pdf', 4, '', X'25504446', '2026-01-01T00:00:00Z')",
+            rusqlite::params![nasty, old_id],
+        )
+        .expect("the old row's document is stored");
     assert!(old_id > id, "the old row is stored");
     drop(connection);
 
@@ -529,6 +547,27 @@ fn tracking_fields_are_cleaned_and_lead_output_is_safe_to_print() {
     );
     assert_eq!(json[0]["utm_source"], nasty);
     assert_eq!(json[0]["request"]["what_happened"], nasty);
+    assert_eq!(json[0]["vehicle_schedule"][0]["make"], nasty);
+    assert_eq!(json[0]["driver_schedule"][0]["name"], nasty);
+    assert_eq!(json[0]["loss_history"][0]["description"], nasty);
+    assert_eq!(json[0]["losses_total"], 12500);
+    assert_eq!(json[0]["documents"][0]["file_name"], nasty);
+    assert_eq!(json[0]["documents"][0]["size"], 4);
+    assert!(json[0]["documents"][0].get("bytes").is_none());
+    // The CSV's JSON column of each list, and `leads show`'s tables and documents: shown, never raw.
+    assert!(
+        csv.contains("\"[{\"\"amount\"\":12500,\"\"date\"\":\"\"2024-03-15\"\""),
+        "{csv}"
+    );
+    assert!(csv.contains("1,1,1,12500,1,"), "the counts: {csv}");
+    let shown = printed("leads show", &["leads", "show", &old_id.to_string()]);
+    assert!(shown.contains("Drivers (1)"), "{shown}");
+    assert!(shown.contains("total of losses: $12,500"), "{shown}");
+    assert!(shown.contains("Documents (1)"), "{shown}");
+    assert!(
+        shown.contains("1   a�[31mb�c�d�e�f�g�h  1980-05-01  TX"),
+        "{shown}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

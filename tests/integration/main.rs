@@ -42,6 +42,7 @@ mod policy_change;
 mod replica;
 mod report_speed;
 mod retry_after;
+mod schedules;
 mod site;
 mod spanish;
 mod status_links;

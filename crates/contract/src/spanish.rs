@@ -17,6 +17,8 @@ const TEXTS: &[(&str, &str)] = &[
     ("This row could not be read: each row needs the list's columns, separated by commas", "No se pudo leer esta fila: cada fila necesita las columnas de la lista, separadas por comas"),
     ("This column is not one of the list's: please remove it", "Esta columna no es de la lista: quítela"),
     ("Please send a list of rows, or CSV text with a header line", "Envíe una lista de filas, o texto CSV con una línea de encabezado"),
+    ("Row {row}, {column}: {message}", "Fila {row}, {column}: {message}"),
+    ("Row {row}: {message}", "Fila {row}: {message}"),
     ("Years of experience must be a whole number from 0 to 70", "Los años de experiencia deben ser un número entero de 0 a 70"),
     ("Violations in 3 years must be a whole number from 0 to 99", "Las infracciones en 3 años deben ser un número entero de 0 a 99"),
     ("Accidents in 3 years must be a whole number from 0 to 99", "Los accidentes en 3 años deben ser un número entero de 0 a 99"),
@@ -319,6 +321,8 @@ mod tests {
             schedules::ROW_UNREADABLE,
             schedules::UNKNOWN_COLUMN,
             schedules::NOT_A_SCHEDULE,
+            schedules::ROW_ERROR,
+            schedules::WHOLE_ROW_ERROR,
         ]);
         texts
     }

@@ -82,7 +82,7 @@ pub fn change(fields: &RawFields, today: Date) -> Result<ChangeLead, FieldErrors
                         .or(field.min.map(|min| min.message))
                         .or(field.invalid)
                         .unwrap_or_default();
-                    errors.insert(field.name, message);
+                    errors.insert(field.name.into(), message);
                 }
                 continue;
             }
@@ -104,7 +104,7 @@ pub fn change(fields: &RawFields, today: Date) -> Result<ChangeLead, FieldErrors
 }
 
 /// The contract's date of a `time` date.
-fn calendar_date(date: Date) -> CalendarDate {
+pub(super) fn calendar_date(date: Date) -> CalendarDate {
     CalendarDate::new(date.year(), u8::from(date.month()), date.day())
         .unwrap_or_else(|| unreachable!("a time::Date of years 1-9999 is a calendar date"))
 }
@@ -165,7 +165,11 @@ fn kind_field(field: &Field, raw: &str, today: CalendarDate) -> Result<String, &
 }
 
 /// A model year: four digits, within the field's range and no later than next year.
-fn model_year(field: &Field, raw: &str, today: CalendarDate) -> Result<String, &'static str> {
+pub(super) fn model_year(
+    field: &Field,
+    raw: &str,
+    today: CalendarDate,
+) -> Result<String, &'static str> {
     if raw.len() != 4 || !raw.bytes().all(|b| b.is_ascii_digit()) {
         return Err(field.invalid_message());
     }
@@ -180,7 +184,7 @@ fn model_year(field: &Field, raw: &str, today: CalendarDate) -> Result<String, &
 }
 
 /// Whole dollars, as typed with or without `$` and thousands' commas, within the field's range.
-fn dollars(field: &Field, raw: &str) -> Result<String, &'static str> {
+pub(super) fn dollars(field: &Field, raw: &str) -> Result<String, &'static str> {
     let digits: String = raw
         .trim_start_matches('$')
         .chars()
@@ -199,7 +203,7 @@ fn dollars(field: &Field, raw: &str) -> Result<String, &'static str> {
 }
 
 /// A person's name by the name rule, with `field`'s messages (a driver's).
-fn person_name(field: &Field, raw: &str) -> Result<String, &'static str> {
+pub(super) fn person_name(field: &Field, raw: &str) -> Result<String, &'static str> {
     let cleaned = length(field, sanitize(raw))?;
     let allowed = |c: char| {
         c.is_alphabetic() || is_combining_mark(c) || matches!(c, ' ' | '-' | '\'' | '\u{2019}')
@@ -336,7 +340,7 @@ mod tests {
                 ("effective_date", "2026-03-02"),
             ];
             let errors = change(&fields(&pairs), TODAY).unwrap_err();
-            let named: Vec<&str> = errors.keys().copied().collect();
+            let named: Vec<&str> = errors.keys().map(|name| name.as_ref()).collect();
             let required: Vec<&str> = kind.required.iter().map(|field| field.name).collect();
             let mut sorted = required.clone();
             sorted.sort_unstable();

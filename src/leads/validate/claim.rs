@@ -49,7 +49,7 @@ pub fn claim(fields: &RawFields, now_utc: OffsetDateTime) -> Result<ClaimLead, F
     );
     if let (Some(date), Some(time)) = (date, time) {
         if let Some(field) = claim::loss_in_future(date, time, calendar_now(now_utc)) {
-            errors.insert(field.name, field.refused_message());
+            errors.insert(field.name.into(), field.refused_message());
         }
         request.set(claim::LOSS_DATE.name, date.to_string());
         request.set(claim::LOSS_TIME.name, time.to_string());

@@ -1,17 +1,23 @@
 //! The rules of "Speed up your quote" (issue 13, part 2): every field optional, each checked with its own message;
-//! lists (states, commodities) cleaned, deduplicated and stored comma-separated.
+//! lists (states, commodities) cleaned, deduplicated and stored comma-separated; the schedules (issue 39) by
+//! [`super::schedules`], against the agency's today.
 
 use contract::forms::Field;
 use contract::forms::details::{self as rules, COMMODITIES_CHOICES, US_STATES};
 
+use time::Date;
+
+use super::change::calendar_date;
 use super::coi::{date, flag};
+use super::schedules::schedules;
 use super::{FieldErrors, RawFields, check, text};
 
 pub use crate::store::details::Details;
 
 /// The details, or the first error of each field. The token is checked by the caller (it decides 404 or 410).
-pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
+pub fn details(fields: &RawFields, today: Date) -> Result<Details, FieldErrors> {
     let mut errors = FieldErrors::new();
+    let schedules = schedules(fields, calendar_date(today), &mut errors);
     let mc_number = check(
         &mut errors,
         &rules::MC_NUMBER,
@@ -37,7 +43,7 @@ pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
         .is_some_and(|list| list.split(',').any(|c| c == "other"));
     if chose_other && other.is_none() && !errors.contains_key(rules::COMMODITIES_OTHER.name) {
         errors.insert(
-            rules::COMMODITIES_OTHER.name,
+            rules::COMMODITIES_OTHER.name.into(),
             rules::COMMODITIES_OTHER.missing_message(),
         );
     }
@@ -81,8 +87,7 @@ pub fn details(fields: &RawFields) -> Result<Details, FieldErrors> {
         effective_date: effective,
         claims_3y: claims,
         best_time_to_call: best_time,
-        // Issue 39: the schedules are read by the next change (src/leads/validate/schedules.rs).
-        schedules: Default::default(),
+        schedules,
     })
 }
 
@@ -113,7 +118,7 @@ fn number(errors: &mut FieldErrors, field: &Field, fields: &RawFields) -> Option
     match raw.parse::<i64>() {
         Ok(n) if (min..=max).contains(&n) => Some(n),
         _ => {
-            errors.insert(field.name, field.invalid_message());
+            errors.insert(field.name.into(), field.invalid_message());
             None
         }
     }
@@ -133,7 +138,7 @@ fn choice(
     if choices.iter().any(|(value, _)| *value == raw) {
         Some(raw.to_string())
     } else {
-        errors.insert(field.name, field.invalid_message());
+        errors.insert(field.name.into(), field.invalid_message());
         None
     }
 }
@@ -147,7 +152,7 @@ fn optional_date(errors: &mut FieldErrors, field: &Field, fields: &RawFields) ->
     match date(raw) {
         Some(date) => Some(date.to_string()),
         None => {
-            errors.insert(field.name, field.invalid_message());
+            errors.insert(field.name.into(), field.invalid_message());
             None
         }
     }
@@ -205,23 +210,29 @@ fn commodities(raw: &str) -> Result<Option<String>, &'static str> {
 mod tests {
     use super::*;
     use crate::leads::validate::tests::fields;
+    use time::macros::date;
+
+    const TODAY: Date = date!(2026 - 03 - 02);
 
     #[test]
     fn everything_is_optional_and_cleaned() {
-        assert_eq!(details(&fields(&[])).unwrap(), Details::default());
-        let found = details(&fields(&[
-            ("mc_number", "MC-012345"),
-            ("years_in_business", "7"),
-            ("radius", "regional"),
-            ("operating_states", "tx, ok NM,tx"),
-            ("commodities", "machinery,other,machinery"),
-            ("commodities_other", " Wind turbine blades "),
-            ("hazmat", "no"),
-            ("power_units", "3"),
-            ("claims_3y", "0"),
-            ("policy_expiration", "2026-12-31"),
-            ("best_time_to_call", "morning"),
-        ]))
+        assert_eq!(details(&fields(&[]), TODAY).unwrap(), Details::default());
+        let found = details(
+            &fields(&[
+                ("mc_number", "MC-012345"),
+                ("years_in_business", "7"),
+                ("radius", "regional"),
+                ("operating_states", "tx, ok NM,tx"),
+                ("commodities", "machinery,other,machinery"),
+                ("commodities_other", " Wind turbine blades "),
+                ("hazmat", "no"),
+                ("power_units", "3"),
+                ("claims_3y", "0"),
+                ("policy_expiration", "2026-12-31"),
+                ("best_time_to_call", "morning"),
+            ]),
+            TODAY,
+        )
         .unwrap();
         assert_eq!(found.mc_number.as_deref(), Some("012345"));
         assert_eq!(found.operating_states.as_deref(), Some("TX,OK,NM"));
@@ -236,17 +247,20 @@ mod tests {
 
     #[test]
     fn each_rule_has_its_message() {
-        let errors = details(&fields(&[
-            ("mc_number", "12345678901"),
-            ("years_in_business", "-1"),
-            ("radius", "moon"),
-            ("operating_states", "TX, ZZ"),
-            ("commodities", "other"),
-            ("hazmat", "perhaps"),
-            ("power_units", "2.5"),
-            ("effective_date", "31/12/2026"),
-            ("best_time_to_call", "midnight"),
-        ]))
+        let errors = details(
+            &fields(&[
+                ("mc_number", "12345678901"),
+                ("years_in_business", "-1"),
+                ("radius", "moon"),
+                ("operating_states", "TX, ZZ"),
+                ("commodities", "other"),
+                ("hazmat", "perhaps"),
+                ("power_units", "2.5"),
+                ("effective_date", "31/12/2026"),
+                ("best_time_to_call", "midnight"),
+            ]),
+            TODAY,
+        )
         .unwrap_err();
         assert_eq!(errors["mc_number"], "MC number must be 1-8 digits");
         assert_eq!(

@@ -8,8 +8,11 @@ mod change;
 mod claim;
 mod clean;
 mod coi;
+mod csv;
 mod details;
+mod schedules;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use contract::forms::{self as rules, Field};
@@ -21,9 +24,11 @@ pub use claim::{ClaimLead, claim};
 pub use clean::{clean_line, sanitize};
 pub use coi::{CoiLead, coi};
 pub use details::{Details, details};
+pub use schedules::NOT_A_LIST;
 
-/// Field name -> the first error message for that field.
-pub type FieldErrors = BTreeMap<&'static str, &'static str>;
+/// Field name -> the first error message for that field. A name is a form's field (`email`, static) or a schedule
+/// row's column (`vehicle_schedule[1].vin`, made by [`contract::forms::schedules::Schedule::error_name`]).
+pub type FieldErrors = BTreeMap<Cow<'static, str>, &'static str>;
 
 /// The quote form's insurance type values, from `content/forms.toml` (one per line).
 fn insurance_types() -> &'static str {
@@ -77,7 +82,7 @@ pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
     let insurance_type = fields.get("insurance_type").trim();
     if !is_insurance_type(insurance_type) {
         let rule = &rules::INSURANCE_TYPE;
-        errors.insert(rule.name, rule.invalid_message());
+        errors.insert(rule.name.into(), rule.invalid_message());
     }
     let vehicle_count = check(
         &mut errors,
@@ -91,7 +96,7 @@ pub fn quote(fields: &RawFields) -> Result<QuoteLead, FieldErrors> {
     );
     if !is_true(fields.get("consent")) {
         let rule = &rules::CONSENT;
-        errors.insert(rule.name, rule.missing_message());
+        errors.insert(rule.name.into(), rule.missing_message());
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -167,8 +172,8 @@ pub fn opt_out(fields: &RawFields) -> Result<OptOutRequest, FieldErrors> {
     let note = sanitize(fields.get(optout::NOTE.name));
     let note = check(&mut errors, &optout::NOTE, length(&optout::NOTE, note));
     if errors.is_empty() && phone.is_none() && email.is_none() {
-        errors.insert(optout::PHONE.name, optout::ONE_OF_THEM);
-        errors.insert(optout::EMAIL.name, optout::ONE_OF_THEM);
+        errors.insert(optout::PHONE.name.into(), optout::ONE_OF_THEM);
+        errors.insert(optout::EMAIL.name.into(), optout::ONE_OF_THEM);
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -183,7 +188,7 @@ pub fn opt_out(fields: &RawFields) -> Result<OptOutRequest, FieldErrors> {
 /// The value, or its first error recorded under the field's name.
 fn check<T>(errors: &mut FieldErrors, field: &Field, result: Result<T, &'static str>) -> Option<T> {
     result
-        .map_err(|message| errors.insert(field.name, message))
+        .map_err(|message| errors.insert(field.name.into(), message))
         .ok()
 }
 

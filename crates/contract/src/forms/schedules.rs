@@ -125,6 +125,11 @@ pub const ROW_UNREADABLE: &str =
     "This row could not be read: each row needs the list's columns, separated by commas";
 /// A row naming a column the list does not have.
 pub const UNKNOWN_COLUMN: &str = "This column is not one of the list's: please remove it";
+/// How a page for people names a row's error beside its list: rows counted from 1, as a person counts the lines
+/// under the header ({row}), the column ({column}) and the column's message ({message}).
+pub const ROW_ERROR: &str = "Row {row}, {column}: {message}";
+/// The same for a row that could not be read at all.
+pub const WHOLE_ROW_ERROR: &str = "Row {row}: {message}";
 /// A list that is neither a list of rows nor CSV text.
 pub const NOT_A_SCHEDULE: &str = "Please send a list of rows, or CSV text with a header line";
 
