@@ -22,7 +22,7 @@ const SCHEDULES = Object.keys(schedules) as ScheduleName[];
 const EXAMPLES = {
   vehicle_schedule: '2019,Freightliner,Cascadia,1M8GDM9AXKP042788,85000,75201',
   driver_schedule: 'Maria Lopez,1985-04-12,TX,12,0,0',
-  loss_history: `2023-05-10,cargo,12500,${t('Load shifted in transit')}`,
+  loss_history: '2023-05-10,cargo,12500',
 };
 const hintOf = (name: ScheduleName) =>
   t('First line: {columns}. Then one line per row, such as: {example}', {

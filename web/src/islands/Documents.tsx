@@ -30,13 +30,15 @@ export function Documents({ token, idPrefix, template }: DocumentsProps) {
     body.append('file', file);
     setFiles((shown) => [...shown, { k, name: file.name, state: t('Uploading...') }]);
     const settle = (state: string) => setFiles((shown) => shown.map((entry) => (entry.k === k ? { ...entry, state } : entry)));
+    const failed = t('Not received: please try again, or call us.');
+    // A refusal is the server's own words (too large, not a PDF, JPEG or PNG, too many, the quote too old).
     fetch(documentsApi, { method: 'POST', headers: { Accept: 'application/json' }, body })
       .then(async (response) => {
         if (response.status === 201) return settle(t('Received'));
         const json = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string> };
-        settle(`${t('Not received:')} ${json.message ?? Object.values(json.errors ?? {})[0] ?? t('please try again, or send it to your specialist by e-mail.')}`);
+        settle(json.message ?? Object.values(json.errors ?? {})[0] ?? failed);
       })
-      .catch(() => settle(`${t('Not received:')} ${t('please try again, or send it to your specialist by e-mail.')}`));
+      .catch(() => settle(failed));
   };
 
   return (
@@ -55,7 +57,7 @@ export function Documents({ token, idPrefix, template }: DocumentsProps) {
       <input type="hidden" name="details_token" defaultValue={token} />
       <LocaleInput />
       <label htmlFor={id} className="mt-4 block text-sm font-semibold">
-        {template ? t('Choose a file') : t('Choose files: each is sent at once')}
+        {t('Files to send')}
       </label>
       <input
         id={id}

@@ -73,7 +73,6 @@ const table: Record<string, string> = {
   "Losses in the last 10 years (CSV)": "Siniestros de los últimos 10 años (CSV)",
   "Details received": "Datos recibidos",
   "First line: {columns}. Then one line per row, such as: {example}": "Primera línea: {columns}. Luego una línea por fila, como: {example}",
-  "Load shifted in transit": "Carga desplazada en tránsito",
 
   // ScheduleList and csv: the details' schedules as rows.
   "Line {line}: {message}": "Línea {line}: {message}",
@@ -105,13 +104,11 @@ const table: Record<string, string> = {
   // Documents: loss runs and other documents.
   "Loss runs and other documents": "Historial de siniestros (loss runs) y otros documentos",
   "Optional. PDF, JPEG or PNG, up to 10 MB each and 10 in all.": "Opcional. PDF, JPEG o PNG, hasta 10 MB cada uno y 10 en total.",
-  "Choose a file": "Elija un archivo",
-  "Choose files: each is sent at once": "Elija archivos: cada uno se envía enseguida",
+  "Files to send": "Archivos para enviar",
   "Upload": "Subir",
+  "Not received: please try again, or call us.": "No se recibió: inténtelo de nuevo, o llámenos.",
   "Uploading...": "Subiendo...",
   "Received": "Recibido",
-  "Not received:": "No recibido:",
-  "please try again, or send it to your specialist by e-mail.": "inténtelo de nuevo, o envíelo a su especialista por correo electrónico.",
 
   // ContactForm.
   "Message received!": "¡Mensaje recibido!",
