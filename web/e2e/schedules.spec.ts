@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';
 import { formHydrated, leadsFor, movableClock, pastTooFast, uniqueEmail } from './leads';
-import { sidewaysOverflow } from './wcag-helpers';
+import { fillQuote, quoteForm, sidewaysOverflow } from './wcag-helpers';
 
 test.use({ viewport: { width: 320, height: 640 } });
 
@@ -140,4 +140,52 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
     { year: 2012, make: 'Freightliner', model: 'Cascadia, day cab', vin: SECOND_VIN, stated_value: 42000, garaging_zip: '75201' },
   ]);
   expect(listOf(lead!, 'driver_schedule')).toMatchObject([{ name: 'Maria Lopez', date_of_birth: '1985-04-12', license_state: 'TX', years_experience: 12 }]);
+});
+
+// The loss runs: each chosen file posted at once and listed with its state, a program named .pdf refused in the
+// server's words beside its name; without JavaScript a plain form posts one, and the page says it arrived.
+const PDF = { name: 'loss-runs.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n') };
+const PROGRAM = { name: 'tool.pdf', mimeType: 'application/pdf', buffer: Buffer.from('\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0', 'latin1') };
+
+test('documents with JavaScript: each file listed with its state, a program named .pdf refused, the PDF stored', async ({ page }, info) => {
+  test.skip(info.project.name !== 'phone', 'one width (320 px) is the point; the desktop project would repeat it');
+  const email = uniqueEmail(info, 'documents');
+  await movableClock(page);
+  await page.goto('/get-quote');
+  await hydrated(page);
+  const { form, submit } = quoteForm(page, 'page-quote');
+  await formHydrated(form);
+  await fillQuote(page, 'page-quote', email, { consent: true });
+  await pastTooFast(page);
+  await submit.click();
+  const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
+  await expect(documents).toBeVisible();
+  await documents.getByLabel('Files to send').setInputFiles([PDF, PROGRAM]);
+  const list = documents.getByRole('list');
+  await expect(list).toHaveAttribute('aria-live', 'polite');
+  await expect(list.getByRole('listitem').filter({ hasText: 'loss-runs.pdf' })).toHaveText('loss-runs.pdf: Received');
+  await expect(list.getByRole('listitem').filter({ hasText: 'tool.pdf' })).toHaveText(/^tool\.pdf: Please send a PDF, JPEG or PNG file/);
+  await noSidewaysScroll(page, 'the documents listed');
+  expect(await axeViolations(page), 'axe with the documents listed').toEqual([]);
+  await expect.poll(() => JSON.stringify(leadsFor(email)[0] ?? {}), { message: 'the PDF is stored with the quote' }).toContain('loss-runs.pdf');
+  expect(JSON.stringify(leadsFor(email)[0])).not.toContain('tool.pdf');
+});
+
+test('documents without JavaScript: a plain form with the token posts the file, and the page says it arrived', async ({ browser }, info) => {
+  test.skip(info.project.name !== 'phone', 'one width (320 px) is the point; the desktop project would repeat it');
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 320, height: 640 } });
+  const page = await context.newPage();
+  const email = uniqueEmail(info, 'nojs-documents');
+  await page.goto('/get-quote');
+  await fillQuote(page, 'page-quote', email, { consent: true });
+  await quoteForm(page, 'page-quote').submit.click();
+  await page.waitForURL((url) => url.pathname === '/get-quote/thank-you' && /^[0-9a-f]{32}$/.test(url.searchParams.get('details') ?? ''));
+  const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
+  await expect(documents.locator('input[name="details_token"]')).toHaveValue(new URL(page.url()).searchParams.get('details')!);
+  await documents.getByLabel('Files to send').setInputFiles(PDF);
+  await documents.getByRole('button', { name: 'Upload' }).click();
+  await expect(page.getByText(/Received: loss-runs\.pdf/)).toBeVisible();
+  await noSidewaysScroll(page, 'the page after an upload');
+  expect(JSON.stringify(leadsFor(email)[0])).toContain('loss-runs.pdf');
+  await context.close();
 });
