@@ -2,7 +2,9 @@
 // with the keyboard alone (Tab, Enter, Space and typing; never a click): the rows appear as fieldsets of labelled
 // inputs, a wrong VIN comes back from the server beside that row's VIN input (marked, described, focused), the
 // corrected lists are sent and stored with the quote (read back through the real CLI), axe finds nothing with the
-// rows shown nor with the row's error, and nothing scrolls sideways.
+// rows shown nor with the row's error, and nothing scrolls sideways. Then the loss runs ("Loss runs and other
+// documents"): with JavaScript each file chosen is posted at once and listed with its state, without it a plain form
+// with the token posts one.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { hydrated, watchConsole } from './helpers';

@@ -1,6 +1,8 @@
 // "Speed up your quote": the operation's details an underwriter asks for, offered once a quote is stored, all
 // optional. Inside the quote island's thank-you state (JavaScript, `token` from the 201 answer) and on the quote's
 // no-JavaScript thank-you page, rendered as a template whose markers the server fills (the token among them).
+// The schedules (vehicles, drivers, losses) are CSV textareas without JavaScript and rows with it (ScheduleList),
+// sent as JSON lists; the documents' own small form (Documents) follows the form, and stays once details are sent.
 import { detailsChoices, detailsForm, schedules, type DetailsField } from '@contract';
 import { t } from '@i18n/islands';
 import { useState } from 'react';
@@ -119,87 +121,87 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
   }
   return (
     <>
-    <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">
-      <h2 id={id('heading')} className="text-2xl font-bold">
-        {t('Speed up your quote')}
-      </h2>
-      <p className="mt-1 text-sm text-muted">{t('Optional. Everything here is what an underwriter asks on the first call; send what you know.')}</p>
-      <input type="hidden" name="details_token" defaultValue={template ? value('details_token') : (token ?? '')} />
-      <div className="mt-5 grid gap-4 sm:grid-cols-2">
-        <Field id={id('mc_number')} label={t('MC Number')} optional error={error('mc_number')}>
-          <input id={id('mc_number')} name="mc_number" type="text" inputMode="numeric" autoComplete="off" defaultValue={value('mc_number')} className={inputClass} {...described('mc_number')} />
-        </Field>
-        {number('years_in_business', t('Years in Business'))}
-        {select('radius', t('Operating Radius'), detailsChoices.radius)}
-        <Field id={id('operating_states')} label={t('States You Operate In')} optional hint={t('Two-letter codes, such as TX, OK, NM.')} error={error('operating_states')}>
-          <input id={id('operating_states')} name="operating_states" type="text" autoComplete="off" maxLength={rules.operating_states.maxLength} defaultValue={value('operating_states')} className={inputClass} {...described('operating_states', true)} />
-        </Field>
-      </div>
-      <fieldset className="mt-5" aria-describedby={`${id('commodities')}-error`}>
-        <legend className="text-sm font-semibold">
-          {`${t('Commodities You Haul')} `}
-          <span className="font-normal text-muted">{t('(optional)')}</span>
-        </legend>
-        <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          {detailsChoices.commodities.map((choice) => (
-            <label key={choice.value} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="commodities" value={choice.value} data-fill={`commodities:${choice.value}`} className="size-4 accent-navy" />
-              {choice.label}
-            </label>
-          ))}
+      <form {...formProps} id={formId} noValidate aria-labelledby={id('heading')} className="rounded-2xl bg-white p-6 text-left text-ink shadow-lg md:p-8">
+        <h2 id={id('heading')} className="text-2xl font-bold">
+          {t('Speed up your quote')}
+        </h2>
+        <p className="mt-1 text-sm text-muted">{t('Optional. Everything here is what an underwriter asks on the first call; send what you know.')}</p>
+        <input type="hidden" name="details_token" defaultValue={template ? value('details_token') : (token ?? '')} />
+        <div className="mt-5 grid gap-4 sm:grid-cols-2">
+          <Field id={id('mc_number')} label={t('MC Number')} optional error={error('mc_number')}>
+            <input id={id('mc_number')} name="mc_number" type="text" inputMode="numeric" autoComplete="off" defaultValue={value('mc_number')} className={inputClass} {...described('mc_number')} />
+          </Field>
+          {number('years_in_business', t('Years in Business'))}
+          {select('radius', t('Operating Radius'), detailsChoices.radius)}
+          <Field id={id('operating_states')} label={t('States You Operate In')} optional hint={t('Two-letter codes, such as TX, OK, NM.')} error={error('operating_states')}>
+            <input id={id('operating_states')} name="operating_states" type="text" autoComplete="off" maxLength={rules.operating_states.maxLength} defaultValue={value('operating_states')} className={inputClass} {...described('operating_states', true)} />
+          </Field>
         </div>
-        <p id={`${id('commodities')}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
-          {error('commodities')}
-        </p>
-      </fieldset>
-      <div className="mt-4 grid gap-4 sm:grid-cols-2">
-        <Field id={id('commodities_other')} label={t('Other Commodities')} optional hint={t('If you chose Other.')} error={error('commodities_other')}>
-          <input id={id('commodities_other')} name="commodities_other" type="text" autoComplete="off" maxLength={rules.commodities_other.maxLength} defaultValue={value('commodities_other')} className={inputClass} {...described('commodities_other', true)} />
-        </Field>
-        {select('hazmat', t('Hazardous Materials'), [
-          { value: 'yes', label: t('Yes, we haul hazmat') },
-          { value: 'no', label: t('No hazmat') },
-        ])}
-        {number('power_units', t('Power Units'))}
-        {number('trailers', t('Trailers'))}
-        {number('drivers', t('Drivers'))}
-        {number('claims_3y', t('Claims in the Last 3 Years'))}
-        <Field id={id('current_insurer')} label={t('Current Insurer')} optional error={error('current_insurer')}>
-          <input id={id('current_insurer')} name="current_insurer" type="text" autoComplete="off" maxLength={rules.current_insurer.maxLength} defaultValue={value('current_insurer')} className={inputClass} {...described('current_insurer')} />
-        </Field>
-        {date('policy_expiration', t('Current Policy Expires'))}
-        {date('effective_date', t('New Policy Should Start'))}
-        {select('best_time_to_call', t('Best Time to Call'), detailsChoices.bestTimeToCall)}
-      </div>
-      {/* The schedules: without JavaScript as CSV text (a header line, then a row a line), which the server reads and
-          checks row by row; with it as rows the browser reads from the CSV, sent as JSON lists. */}
-      {SCHEDULES.map((name) =>
-        template ? (
-          <div key={name} className="mt-4">
-            <RuleTextarea id={id(name)} name={name} label={scheduleLabels[name]} rule={rules[name]} rows={4} optional defaultValue={value(name)} error={error(name)} hint={hintOf(name)} />
+        <fieldset className="mt-5" aria-describedby={`${id('commodities')}-error`}>
+          <legend className="text-sm font-semibold">
+            {`${t('Commodities You Haul')} `}
+            <span className="font-normal text-muted">{t('(optional)')}</span>
+          </legend>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {detailsChoices.commodities.map((choice) => (
+              <label key={choice.value} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="commodities" value={choice.value} data-fill={`commodities:${choice.value}`} className="size-4 accent-navy" />
+                {choice.label}
+              </label>
+            ))}
           </div>
-        ) : (
-          <ScheduleList
-            key={name}
-            name={name}
-            id={id(name)}
-            label={scheduleLabels[name]}
-            hint={hintOf(name)}
-            rule={rules[name]}
-            rows={lists[name]}
-            setRows={(rows) => setLists((all) => ({ ...all, [name]: rows }))}
-            errors={errors}
-            setErrors={setErrors}
-          />
-        ),
-      )}
-      <Honeypot id={id('website')} />
-      <LocaleInput />
-      <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70">
-        {busy ? t('Sending...') : t('Send Details')}
-      </button>
-    </form>
-    {documents}
+          <p id={`${id('commodities')}-error`} className="mt-1 text-sm font-medium text-danger empty:hidden">
+            {error('commodities')}
+          </p>
+        </fieldset>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <Field id={id('commodities_other')} label={t('Other Commodities')} optional hint={t('If you chose Other.')} error={error('commodities_other')}>
+            <input id={id('commodities_other')} name="commodities_other" type="text" autoComplete="off" maxLength={rules.commodities_other.maxLength} defaultValue={value('commodities_other')} className={inputClass} {...described('commodities_other', true)} />
+          </Field>
+          {select('hazmat', t('Hazardous Materials'), [
+            { value: 'yes', label: t('Yes, we haul hazmat') },
+            { value: 'no', label: t('No hazmat') },
+          ])}
+          {number('power_units', t('Power Units'))}
+          {number('trailers', t('Trailers'))}
+          {number('drivers', t('Drivers'))}
+          {number('claims_3y', t('Claims in the Last 3 Years'))}
+          <Field id={id('current_insurer')} label={t('Current Insurer')} optional error={error('current_insurer')}>
+            <input id={id('current_insurer')} name="current_insurer" type="text" autoComplete="off" maxLength={rules.current_insurer.maxLength} defaultValue={value('current_insurer')} className={inputClass} {...described('current_insurer')} />
+          </Field>
+          {date('policy_expiration', t('Current Policy Expires'))}
+          {date('effective_date', t('New Policy Should Start'))}
+          {select('best_time_to_call', t('Best Time to Call'), detailsChoices.bestTimeToCall)}
+        </div>
+        {/* The schedules: without JavaScript as CSV text (a header line, then a row a line), which the server reads and
+            checks row by row; with it as rows the browser reads from the CSV, sent as JSON lists. */}
+        {SCHEDULES.map((name) =>
+          template ? (
+            <div key={name} className="mt-4">
+              <RuleTextarea id={id(name)} name={name} label={scheduleLabels[name]} rule={rules[name]} rows={4} optional defaultValue={value(name)} error={error(name)} hint={hintOf(name)} />
+            </div>
+          ) : (
+            <ScheduleList
+              key={name}
+              name={name}
+              id={id(name)}
+              label={scheduleLabels[name]}
+              hint={hintOf(name)}
+              rule={rules[name]}
+              rows={lists[name]}
+              setRows={(rows) => setLists((all) => ({ ...all, [name]: rows }))}
+              errors={errors}
+              setErrors={setErrors}
+            />
+          ),
+        )}
+        <Honeypot id={id('website')} />
+        <LocaleInput />
+        <button {...buttonProps} className="mt-6 rounded-lg bg-amber px-6 py-3 text-lg font-semibold text-ink hover:bg-amber-light aria-disabled:cursor-wait aria-disabled:opacity-70">
+          {busy ? t('Sending...') : t('Send Details')}
+        </button>
+      </form>
+      {documents}
     </>
   );
 }
