@@ -144,6 +144,41 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   expect(listOf(lead!, 'driver_schedule')).toMatchObject([{ name: 'Maria Lopez', date_of_birth: '1985-04-12', license_state: 'TX', years_experience: 12 }]);
 });
 
+test('a .csv file uploaded: RFC 4180 quoting, CRLF and a byte-order mark read; a license number column refused', async ({ page }, info) => {
+  test.skip(info.project.name !== 'phone', 'one width (320 px) is the point; the desktop project would repeat it');
+  await movableClock(page);
+  await page.goto('/get-quote');
+  await hydrated(page);
+  const { form, submit } = quoteForm(page, 'page-quote');
+  await formHydrated(form);
+  await fillQuote(page, 'page-quote', uniqueEmail(info, 'csv-file'), { consent: true });
+  await pastTooFast(page);
+  await submit.click();
+  const details = page.getByRole('form', { name: 'Speed up your quote' });
+  const losses = details.getByRole('group', { name: 'Losses in the last 10 years', exact: true });
+  const csv = '\uFEFFAmount,Kind,Date,Description\r\n"12,500",cargo,2023-05-10,"Load ""shifted"",\r\nin transit"\r\n\r\n900,other,2024-01-02,\r\n';
+  await losses.getByLabel('Or upload a .csv file').setInputFiles({ name: 'losses.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const loss = (n: number) => losses.getByRole('group', { name: `Loss ${n}`, exact: true });
+  await expect(loss(1).getByLabel('Amount ($)')).toHaveValue('12,500');
+  await expect(loss(1).getByLabel('Kind')).toHaveValue('cargo');
+  await expect(loss(1).getByLabel('Date')).toHaveValue('2023-05-10');
+  await expect(loss(1).getByLabel('Description')).toHaveValue('Load "shifted", in transit');
+  await expect(loss(2).getByLabel('Amount ($)')).toHaveValue('900');
+  await expect(loss(3)).toHaveCount(0);
+
+  const drivers = details.getByRole('group', { name: 'Drivers', exact: true });
+  await drivers.getByLabel('Or upload a .csv file').setInputFiles({
+    name: 'drivers.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('name,date_of_birth,license_state,License_Number\nMaria Lopez,1985-04-12,TX,L1234567\n'),
+  });
+  const textarea = page.locator('#page-quote-details-driver_schedule');
+  await expect(textarea).toHaveAccessibleDescription(/never take a license number online/);
+  await expect(textarea).toHaveAttribute('aria-invalid', 'true');
+  await expect(textarea).toBeFocused();
+  await expect(drivers.getByRole('group')).toHaveCount(0);
+});
+
 // The loss runs: each chosen file posted at once and listed with its state, a program named .pdf refused in the
 // server's words beside its name; without JavaScript a plain form posts one, and the page says it arrived.
 const PDF = { name: 'loss-runs.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n') };

@@ -44,7 +44,8 @@ export function readCsv(text: string): string[][] {
   return lines;
 }
 
-/** The rows of the CSV `text` for the list `name`, or the message that says why it cannot be read. */
+/** The rows of the CSV `text` for the list `name` (a line break in a quoted cell read as a space, as an input shows
+ * it), or the message that says why it cannot be read. */
 export function scheduleRows(name: ScheduleName, text: string): Row[] | string {
   const [header = [], ...lines] = readCsv(text);
   const columns = columnsOf(name);
@@ -55,5 +56,5 @@ export function scheduleRows(name: ScheduleName, text: string): Row[] | string {
   if (!names.every(known) || columns.some((column) => column.required && !names.includes(column.name))) return schedules[name].badHeader;
   const long = lines.findIndex((cells) => cells.length > names.length);
   if (long >= 0) return t('Line {line}: {message}', { line: long + 2, message: scheduleMessages.rowUnreadable });
-  return lines.map((cells) => Object.fromEntries(columns.map((column) => [column.name, cells[names.indexOf(column.name)]?.trim() ?? ''])));
+  return lines.map((cells) => Object.fromEntries(columns.map((column) => [column.name, cells[names.indexOf(column.name)]?.replace(/\s+/g, ' ').trim() ?? ''])));
 }
