@@ -219,6 +219,8 @@ test('documents without JavaScript: a plain form with the token posts the file, 
   await page.waitForURL((url) => url.pathname === '/get-quote/thank-you' && /^[0-9a-f]{32}$/.test(url.searchParams.get('details') ?? ''));
   const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
   await expect(documents.locator('input[name="details_token"]')).toHaveValue(new URL(page.url()).searchParams.get('details')!);
+  await noSidewaysScroll(page, 'the page without JavaScript');
+  expect(await axeViolations(page), 'axe on the page without JavaScript').toEqual([]);
   await documents.getByLabel('Files to send').setInputFiles(PDF);
   await documents.getByRole('button', { name: 'Upload' }).click();
   await expect(page.getByText(/Received: loss-runs\.pdf/)).toBeVisible();
