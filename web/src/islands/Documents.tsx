@@ -3,7 +3,7 @@
 // server answers with a page. With it, each file chosen is posted at once (several may be chosen), and each is
 // listed with its state (uploading, received, or refused in the server's words), announced politely; nothing in the
 // list goes away.
-import { documentsApi, locale } from '@contract';
+import { documentsApi } from '@contract';
 import { t } from '@i18n/islands';
 import { useState } from 'react';
 import { LocaleInput } from '../ui/Field';
@@ -22,12 +22,11 @@ export interface DocumentsProps {
 export function Documents({ token, idPrefix, template }: DocumentsProps) {
   const [files, setFiles] = useState<{ k: number; name: string; state: string }[]>([]);
   const id = `${idPrefix}-documents`;
-  const upload = (file: File) => {
+  // The form's own fields (the token, the language) with one file.
+  const upload = (form: HTMLFormElement, file: File) => {
     const k = ++lastKey;
-    const body = new FormData();
-    body.append('details_token', token);
-    body.append(locale.field, locale.code);
-    body.append('file', file);
+    const body = new FormData(form);
+    body.set('file', file);
     setFiles((shown) => [...shown, { k, name: file.name, state: t('Uploading...') }]);
     const settle = (state: string) => setFiles((shown) => shown.map((entry) => (entry.k === k ? { ...entry, state } : entry)));
     const failed = t('Not received: please try again, or call us.');
@@ -69,9 +68,9 @@ export function Documents({ token, idPrefix, template }: DocumentsProps) {
         onChange={
           template
             ? undefined
-            : (event) => {
-                Array.from(event.currentTarget.files ?? []).forEach(upload);
-                event.currentTarget.value = '';
+            : ({ currentTarget: input }) => {
+                for (const file of Array.from(input.files ?? [])) upload(input.form!, file);
+                input.value = '';
               }
         }
       />
