@@ -215,4 +215,20 @@ mod tests {
         assert!(check_submission_id(with(&"a".repeat(101))).is_err());
         assert!(check_submission_id(with("0123456789abcdef<script>")).is_err());
     }
+
+    #[test]
+    fn a_schedule_is_kept_as_its_json_text_or_its_csv_and_anything_else_is_no_list() {
+        let body = r#"{"vehicle_schedule":[{"year":2021,"vin":null}],"driver_schedule":"name,date_of_birth\n","loss_history":{"date":"x"}}"#;
+        let Ok(fields) = parse_json(body, Form::Details) else {
+            panic!("read");
+        };
+        assert_eq!(
+            fields.get("vehicle_schedule"),
+            r#"[{"vin":null,"year":2021}]"#
+        );
+        assert_eq!(fields.get("driver_schedule"), "name,date_of_birth\n");
+        assert_eq!(fields.get("loss_history"), validate::NOT_A_LIST);
+        // Elsewhere a list is still refused as before.
+        assert!(parse_json(r#"{"mc_number":[1]}"#, Form::Details).is_err());
+    }
 }
