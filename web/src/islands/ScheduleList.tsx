@@ -68,24 +68,27 @@ export function ScheduleList({ name, id, label, hint, rule, rows, setRows, error
   // The list's own message, set or cleared (the rows' stay).
   const listError = (message?: string) =>
     setErrors(({ [name]: _, ...rest }) => (message ? { ...rest, [name]: message } : rest));
-  // New rows after those filled in (an empty row added and left so goes), focus on the first one's first input.
+  // A list's refusal, said beside its textarea, which takes focus (and so is read with it).
+  const refuse = (message: string) => {
+    listError(message);
+    element()?.focus();
+  };
+  // New rows after those filled in (an empty row added and left so goes), focus on the first one's first input;
+  // whether they were added.
   const add = (more: Row[], dropEmpty = false) => {
     const kept = dropEmpty ? rows.filter(filledIn) : rows;
-    if (kept.length + more.length > maxRows) return listError(tooMany);
+    if (kept.length + more.length > maxRows) return refuse(tooMany);
     const added = more.map(keyed);
     setRows([...kept, ...added]);
     listError();
     requestAnimationFrame(() => element(`-${added[0]?.k}-${columns[0]?.name}`)?.focus());
+    return true;
   };
   const fromCsv = (text: string, source: HTMLInputElement | HTMLTextAreaElement) => {
     const read = scheduleRows(name, text);
-    if (typeof read === 'string') {
-      listError(read);
-      element()?.focus();
-    } else if (read.length > 0) {
-      add(read, true);
-      source.value = '';
-    }
+    if (typeof read === 'string') refuse(read);
+    // The text goes once its rows are shown (kept when they would be too many).
+    else if (read.length > 0 && add(read, true)) source.value = '';
   };
   const edit = (index: number, column: string, value: string) =>
     setRows(rows.map((row, i) => (i === index ? { ...row, v: { ...row.v, [column]: value } } : row)));
