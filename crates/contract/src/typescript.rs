@@ -145,11 +145,25 @@ pub fn typescript_for(locale: Locale) -> String {
                     json
                 })
                 .collect();
-            let value = json!({ "maxRows": schedule.max_rows, "columns": columns, "tooMany": locale.text(schedule.too_many) });
+            let value = json!({
+                "maxRows": schedule.max_rows,
+                "columns": columns,
+                "tooMany": locale.text(schedule.too_many),
+                "badHeader": locale.text(schedule.bad_header),
+            });
             (schedule.name.to_string(), value)
         })
         .collect();
     export("schedules", &Value::Object(schedules));
+    // What the browser says itself of a CSV before sending it: a licence number column, a line it cannot read.
+    export(
+        "scheduleMessages",
+        &json!({
+            "licenseNumberKey": forms::schedules::LICENSE_NUMBER_KEY,
+            "licenseNumber": locale.text(forms::schedules::LICENSE_NUMBER_REFUSED),
+            "rowUnreadable": locale.text(forms::schedules::ROW_UNREADABLE),
+        }),
+    );
     export("lossKinds", &choices(&forms::schedules::LOSS_KINDS));
     export("documentsApi", &json!(routes::DOCUMENTS_API));
     // The documents' limits and the sentences a browser may show before posting one (the server says them too).
@@ -262,6 +276,8 @@ mod tests {
             "\"value\": \"add_vehicle\"",
             "\"value\": \"not_sure\"",
             "export type ChangeField = keyof typeof changeForm.fields;",
+            "\"licenseNumberKey\": \"license_number\"",
+            "\"badHeader\": \"The first line must name the columns: date, kind, amount, description\"",
         ] {
             assert!(module.contains(needle), "missing {needle}");
         }
@@ -286,6 +302,7 @@ mod tests {
             "\"correctionPage\": \"es/_forms/claim.html\"",
             "\"label\": \"Agregar un vehículo\"",
             "\"notInForceUntilConfirmed\": \"Ningún cambio está vigente hasta que se lo confirmemos.\"",
+            "\"licenseNumber\": \"Por la seguridad de sus choferes, nunca recibimos un número de licencia por internet: omítalo, se lo pediremos por teléfono\"",
             "export const localePrefixes = {\n  \"en\": \"\",\n  \"es\": \"/es\"\n}",
         ] {
             assert!(module.contains(needle), "missing {needle}");

@@ -112,6 +112,8 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
 
   return {
     errors,
+    /** For a form that marks or moves errors itself (the details' rows, renumbered when one is removed). */
+    setErrors,
     busy,
     /** The form was taken: show <Received> in its place. */
     received,
