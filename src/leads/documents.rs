@@ -154,7 +154,9 @@ async fn read(request: &Request<'_>, body: Data<'_>) -> Result<Posted, Refusal> 
         match field.name().unwrap_or("") {
             FILE_FIELD => {
                 let name = field.file_name().map(str::to_string);
-                let mut bytes = Vec::new();
+                // Sized for the body once (within the limit): a 10 MiB file is not copied as it grows.
+                let expected = declared.and_then(|length| length.trim().parse::<usize>().ok());
+                let mut bytes = Vec::with_capacity(expected.unwrap_or(0).min(MAX_BYTES));
                 while let Some(chunk) = field.chunk().await.map_err(unreadable)? {
                     bytes.extend_from_slice(&chunk);
                 }
@@ -268,11 +270,14 @@ impl DocumentsRoute {
         let ip = request.guard::<ClientIp>().await.succeeded();
         let ip_key = crate::client_ip::rate_key(ip.map_or([0, 0, 0, 0].into(), |ip| ip.0));
         self.0.acquire(&ip_key).map_err(Refusal::RateLimited)?;
-        let pool = leads.pool.clone();
+        let (pool, outbox) = (leads.pool.clone(), leads.outbox.clone());
         let now = crate::clock::now_utc();
         let token = posted.token;
         let added = rocket::tokio::task::spawn_blocking(move || {
-            documents::add(&pool, &token, &file_name, media_type, &bytes, now)
+            let file = (file_name.as_str(), media_type, bytes.as_slice());
+            documents::add(&pool, &token, file, now, |transaction, lead| {
+                outbox.enqueue_document(transaction, lead)
+            })
         })
         .await;
         let failed = |verdict: Verdict| {

@@ -7,8 +7,8 @@
 //! evaluates, and no apostrophe for the agent to see or copy; the JSON keeps E.164.
 //!
 //! A quote's schedules (issue 39) are stored columns, so each list is a CSV column of its JSON text (guarded like
-//! every cell) and an array in the JSON; the CSV adds their counts, the losses' total and the number of the lead's
-//! documents ([`SCHEDULE_COLUMNS`]), the JSON `losses_total` and `documents` (names, types and sizes, never bytes).
+//! every cell) and an array in the JSON; the CSV adds their counts, the losses' total, the number of the lead's
+//! documents and their names and sizes as JSON ([`SCHEDULE_COLUMNS`]), the JSON `losses_total` and `documents` (names, types and sizes, never bytes).
 //!
 //! Both are also safe to print in a terminal, whatever an older version stored: no control character (other than
 //! tab and line feed) and no bidirectional control reaches the output raw. CSV shows each as U+FFFD; JSON writes
@@ -27,14 +27,21 @@ use crate::store::{COLUMNS, Lead};
 pub const STANDING_COLUMNS: [&str; 2] = ["do_not_contact", "opted_out_before"];
 
 /// The CSV's counts of a quote's schedules and documents (issue 39), before the standing.
-pub const SCHEDULE_COLUMNS: [&str; 5] =
-    ["vehicles", "drivers", "losses", "losses_total", "documents"];
+pub const SCHEDULE_COLUMNS: [&str; 6] = [
+    "vehicles",
+    "drivers",
+    "losses",
+    "losses_total",
+    "documents",
+    "document_files",
+];
 
 /// Each lead's documents, in the order of the leads (a lead without an entry has none).
 pub type Documents = [Vec<Document>];
 
-/// The counts of [`SCHEDULE_COLUMNS`] for `lead` and its `documents`.
-fn schedule_counts(lead: &Lead, documents: usize) -> [String; 5] {
+/// The counts of [`SCHEDULE_COLUMNS`] for `lead` and its `documents`, and the documents' names and sizes as JSON
+/// (guarded like every cell by the caller).
+fn schedule_counts(lead: &Lead, documents: &[Document]) -> [String; 6] {
     let count = |rows: Option<usize>| rows.unwrap_or_default().to_string();
     let losses = lead.loss_history.as_ref().map(|rows| rows.0.as_slice());
     [
@@ -42,7 +49,16 @@ fn schedule_counts(lead: &Lead, documents: usize) -> [String; 5] {
         count(lead.driver_schedule.as_ref().map(|rows| rows.0.len())),
         count(losses.map(<[_]>::len)),
         losses_total(losses.unwrap_or_default()).to_string(),
-        documents.to_string(),
+        documents.len().to_string(),
+        if documents.is_empty() {
+            String::new()
+        } else {
+            let files: Vec<serde_json::Value> = documents
+                .iter()
+                .map(|document| serde_json::json!({"file_name": document.file_name, "size": document.size}))
+                .collect();
+            serde_json::Value::Array(files).to_string()
+        },
     ]
 }
 
@@ -133,7 +149,11 @@ pub fn write_csv(
                     .unwrap_or_default(),
             )
         });
-        let counts = schedule_counts(lead, documents.get(index).map_or(0, Vec::len));
+        let counts = schedule_counts(
+            lead,
+            documents.get(index).map(Vec::as_slice).unwrap_or_default(),
+        )
+        .map(|text| cell(&text));
         writer.write_record(
             stored
                 .chain([reference])

@@ -121,6 +121,9 @@ impl Kind {
     }
 }
 
+/// How long the agency's news of a document waits for the visit's other files (each is posted as it is chosen).
+pub const DOCUMENTS_SETTLE_MS: i64 = 60_000;
+
 /// What the lead pipeline needs of notifications: which deliveries a new lead gets, and a way to wake the worker
 /// once they are committed. Cheap to clone; the worker holds the same wake-ups.
 #[derive(Clone)]
@@ -135,6 +138,9 @@ pub struct Outbox {
     committed: Arc<std::sync::atomic::AtomicU64>,
     /// The leads whose answers wait for their first copy off the machine by the agency's channels.
     first_copies: Arc<first_copy::FirstCopies>,
+    /// How long the news of a document waits for the visit's other files: [`DOCUMENTS_SETTLE_MS`], half a second
+    /// under the tests' clock.
+    documents_settle_ms: i64,
 }
 
 impl Outbox {
@@ -154,6 +160,11 @@ impl Outbox {
             wake: Arc::new([Notify::new(), Notify::new(), Notify::new()]),
             committed: Arc::default(),
             first_copies: Arc::default(),
+            documents_settle_ms: if settings.test_clock.is_some() {
+                500
+            } else {
+                DOCUMENTS_SETTLE_MS
+            },
         }
     }
 
@@ -202,7 +213,22 @@ impl Outbox {
         transaction: &rusqlite::Transaction<'_>,
         lead_id: i64,
     ) -> rusqlite::Result<()> {
-        outbox::enqueue_details(transaction, lead_id, &self.channels)
+        outbox::enqueue_details(transaction, lead_id, &self.channels, 0)
+    }
+
+    /// The agency's news of a document added to a quote: its details' e-mail and webhook (which list the documents),
+    /// [`DOCUMENTS_SETTLE_MS`] from now, so that the files of one visit make one message.
+    pub fn enqueue_document(
+        &self,
+        transaction: &rusqlite::Transaction<'_>,
+        lead_id: i64,
+    ) -> rusqlite::Result<()> {
+        outbox::enqueue_details(
+            transaction,
+            lead_id,
+            &self.channels,
+            self.documents_settle_ms,
+        )
     }
 
     /// Tells the worker that deliveries were committed: the first attempt goes out now, not at its next poll.

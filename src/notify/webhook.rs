@@ -106,6 +106,13 @@ impl Webhook {
 
     /// One attempt of a lead's webhook delivery.
     pub async fn deliver(&self, due: &Due) -> Outcome {
+        // As the e-mail's: no `lead.xdate` for a lead won, erased or opted out since it was queued, nor for an
+        // expiration changed meanwhile.
+        if let (super::outbox::About::Lead(lead), super::Kind::Xdate) = (&due.about, due.kind)
+            && let Some(reason) = compose::xdate::withheld(lead, &due.standing)
+        {
+            return Outcome::Withheld(reason);
+        }
         let body = match &due.about {
             super::outbox::About::OptOut(payload) => {
                 compose::optout::webhook_body(payload, &due.key)

@@ -218,13 +218,24 @@ pub(super) async fn application(
     };
     let limits = &shared.limits;
     let bound = limits.body(&parts.method, parts.uri.path());
-    // A document's body is read only with one of the few turns (held until it is answered, its copies made).
+    // A document's body is read only with one of the few turns (held until it is answered, its copies made), at
+    // most two of them a client's.
     let _turn = if bound.upload {
-        let turn =
-            tokio::time::timeout(limits.head_timeout, super::limits::UPLOADS.acquire()).await;
-        match turn {
-            Ok(Ok(turn)) => Some(turn),
-            _ => return refusal(shared, &parts, Status::ServiceUnavailable, is_api),
+        let trusted = shared
+            .client
+            .rocket()
+            .state::<crate::client_ip::TrustedProxies>()
+            .map(|proxies| proxies.0.as_slice())
+            .unwrap_or(&[]);
+        let forwarded = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok());
+        let client = crate::client_ip::ClientIp::resolve(Some(peer.ip()), trusted, forwarded);
+        match super::limits::UploadTurn::take(client, limits.head_timeout).await {
+            Some(turn) => Some(turn),
+            None => return refusal(shared, &parts, Status::ServiceUnavailable, is_api),
         }
     } else {
         None
@@ -238,7 +249,8 @@ pub(super) async fn application(
         // not after the client has sent megabytes for nothing.
         Vec::new()
     } else {
-        match read_body(body, bound.cap, limits.head_timeout, bound.whole).await {
+        let expected = declared.map_or(0, |length| length.min(bound.cap as u64) as usize);
+        match read_body(body, bound.cap, expected, limits.head_timeout, bound.whole).await {
             Ok(body) => body,
             Err(BodyError::Broken) => return refusal(shared, &parts, Status::BadRequest, is_api),
             Err(BodyError::TooSlow) => {
@@ -316,11 +328,13 @@ pub(super) enum BodyError {
 pub(super) async fn read_body(
     mut body: Incoming,
     cap: usize,
+    expected: usize,
     stall: Duration,
     whole: Duration,
 ) -> Result<Vec<u8>, BodyError> {
     let deadline = Instant::now() + whole;
-    let mut bytes = Vec::new();
+    // Sized once for what the head says is coming (within the cap): a 10 MiB document is not copied as it grows.
+    let mut bytes = Vec::with_capacity(expected);
     loop {
         let wait_until = (Instant::now() + stall).min(deadline);
         let frame = match tokio::time::timeout_at(wait_until.into(), body.frame()).await {

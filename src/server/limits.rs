@@ -2,7 +2,10 @@
 //! connection or a stalled answer may take, how large a body is passed on), from the configuration and the open-files
 //! limit; and the accept loop's handling of failed accepts.
 
+use std::collections::BTreeMap;
 use std::io;
+use std::net::IpAddr;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rocket::tokio;
@@ -73,13 +76,70 @@ pub(super) struct BodyBound {
 /// `request_body_timeout`. A slower client gets 408 and can try again on a better connection.
 const UPLOAD_BYTES_PER_SECOND: usize = 128 * 1024;
 
-/// Documents' bodies read at once: each is held in memory until stored (10 MiB, and a copy of it briefly), so this
-/// bounds what uploads can take of the machine's memory (16 at once: about 320 MiB at worst) however many
-/// connections send them. An upload waits `request_head_timeout` for its turn, then is answered 503.
-pub(super) static UPLOADS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(16);
+/// Documents' bodies read at once: each is held in memory until stored (10 MiB as read, as Rocket's request and as
+/// the multipart's file: some 35 MiB at worst each), so this bounds what uploads can take of the machine's memory
+/// (8 at once: under 300 MiB) however many connections send them. An upload waits `request_head_timeout` for its
+/// turn, then is answered 503.
+pub(super) static UPLOADS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(8);
+
+/// Uploads one client (its network, as the rate limits count it) may send at once: a client trickling uploads holds
+/// at most this many of [`UPLOADS`]' turns and leaves the rest to everyone else.
+const UPLOADS_PER_CLIENT: usize = 2;
+
+/// The clients sending a document now, and how many each.
+static UPLOADERS: Mutex<BTreeMap<IpAddr, usize>> = Mutex::new(BTreeMap::new());
+
+/// A client's turn to send a document: its place in its own share and one of [`UPLOADS`], both given back when
+/// dropped (once the upload is answered).
+pub(super) struct UploadTurn {
+    _permit: tokio::sync::SemaphorePermit<'static>,
+    _place: Place,
+}
+
+/// A client's place among its [`UPLOADS_PER_CLIENT`].
+struct Place(IpAddr);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut held = UPLOADERS.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = held.get_mut(&self.0) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.0);
+            }
+        }
+    }
+}
+
+impl UploadTurn {
+    /// A turn for `client` (the visitor's address, as a trusted proxy reports it), waiting at most `wait` for one of
+    /// [`UPLOADS`]; `None` when the client sends its share already or no turn came in time.
+    pub(super) async fn take(client: IpAddr, wait: Duration) -> Option<UploadTurn> {
+        let client = crate::client_ip::network_of(client);
+        {
+            let mut held = UPLOADERS.lock().unwrap_or_else(PoisonError::into_inner);
+            let count = held.entry(client).or_insert(0);
+            if *count >= UPLOADS_PER_CLIENT {
+                return None;
+            }
+            *count += 1;
+        }
+        // Given back by its drop from here on, also when no turn comes.
+        let place = Place(client);
+        let permit = tokio::time::timeout(wait, UPLOADS.acquire())
+            .await
+            .ok()?
+            .ok()?;
+        Some(UploadTurn {
+            _permit: permit,
+            _place: place,
+        })
+    }
+}
 
 impl Limits {
-    /// The bound on a body of `method` at `path`: a lead's few KiB everywhere ([`crate::leads::BODY_LIMIT_KIB`]),
+    /// The bound on a body of `method` at `path`: a lead's few KiB everywhere ([`crate::leads::BODY_LIMIT_KIB`]; the
+    /// details' lists 256 KiB),
     /// but a POST of a quote's document ([`contract::routes::DOCUMENTS_API`]) up to its file's 10 MiB and the form
     /// around it, with the time that takes.
     pub(super) fn body(&self, method: &hyper::Method, path: &str) -> BodyBound {
@@ -92,10 +152,17 @@ impl Limits {
                 upload: true,
             }
         } else {
+            // The details' lists may take 256 KiB (a fleet's 50 vehicles and 50 drivers as a form post); every other
+            // route a lead's 64 KiB. One byte over, so the application sees a body is too large and answers 413.
+            let details =
+                method == hyper::Method::POST && path == contract::forms::DETAILS.endpoint;
+            let kib = if details {
+                crate::leads::DETAILS_BODY_LIMIT_KIB
+            } else {
+                crate::leads::BODY_LIMIT_KIB
+            };
             BodyBound {
-                // One byte over the largest of the leads' limits (the details'), so the application sees a body is
-                // too large and answers 413 itself.
-                cap: crate::leads::DETAILS_BODY_LIMIT_KIB as usize * 1024 + 1,
+                cap: kib as usize * 1024 + 1,
                 whole: self.body_timeout,
                 upload: false,
             }
@@ -176,6 +243,9 @@ mod tests {
         assert_eq!(lead.cap, 64 * 1024 + 1);
         assert_eq!(lead.whole, limits.body_timeout);
         assert!(!lead.upload);
+        let details = limits.body(&hyper::Method::POST, contract::forms::DETAILS.endpoint);
+        assert_eq!(details.cap, 256 * 1024 + 1);
+        assert!(!details.upload);
         let document = limits.body(&hyper::Method::POST, contract::routes::DOCUMENTS_API);
         assert!(document.cap > 10 * 1024 * 1024 + 1);
         assert_eq!(
@@ -187,6 +257,32 @@ mod tests {
             limits.body(&hyper::Method::PUT, contract::routes::DOCUMENTS_API),
             lead
         );
+    }
+
+    #[test]
+    fn a_client_sends_two_documents_at_once_and_others_still_get_a_turn() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let wait = Duration::from_millis(50);
+            let one: IpAddr = "192.0.2.7".parse().unwrap();
+            let first = UploadTurn::take(one, wait).await;
+            let second = UploadTurn::take(one, wait).await;
+            assert!(first.is_some() && second.is_some());
+            assert!(
+                UploadTurn::take(one, wait).await.is_none(),
+                "a third at once"
+            );
+            let other: IpAddr = "198.51.100.9".parse().unwrap();
+            assert!(UploadTurn::take(other, wait).await.is_some());
+            drop(first);
+            assert!(
+                UploadTurn::take(one, wait).await.is_some(),
+                "its place given back"
+            );
+        });
     }
 
     #[test]

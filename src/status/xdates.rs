@@ -48,9 +48,10 @@ pub fn last_look() -> Option<String> {
 }
 
 /// The leads whose x-date is due on `today` and not yet told: a policy expiring from today to `lead_days` later, not
-/// won, not erased, its expiration not the one last told. Read through the index of expirations (migration 0017).
+/// won, not erased, not suspected spam, its expiration not the one last told. Read through the index of expirations
+/// (migration 0017).
 const DUE_SQL: &str = "SELECT id, policy_expiration FROM leads WHERE policy_expiration >= ?1 \
-     AND policy_expiration <= ?2 AND status <> 'won' AND erased_at IS NULL \
+     AND policy_expiration <= ?2 AND status <> 'won' AND erased_at IS NULL AND suspected_spam = 0 \
      AND (xdate_sent_for IS NULL OR xdate_sent_for <> policy_expiration) ORDER BY policy_expiration, id";
 
 /// Queues the x-dates due on `today` (see [`DUE_SQL`]) on the agency's `channels`, each with its lead marked told, in

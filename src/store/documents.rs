@@ -41,15 +41,15 @@ pub enum Upload {
 }
 
 /// Stores `bytes` as a document of the lead whose token this is, unless the token is unknown or expired at `now`
-/// or the lead is full; `also` runs in the same transaction (nothing yet; kept for the agency's news of it).
+/// or the lead is full; `also` runs in the same transaction with the lead's id (the agency's news of it).
 pub fn add(
     pool: &DbPool,
     token: &str,
-    file_name: &str,
-    media_type: &str,
-    bytes: &[u8],
+    file: (&str, &str, &[u8]),
     now: OffsetDateTime,
+    also: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> rusqlite::Result<()>,
 ) -> Result<Upload, StoreError> {
+    let (file_name, media_type, bytes) = file;
     let sha256: String = Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -69,6 +69,7 @@ pub fn add(
             return Ok(Upload::Full);
         }
         let created_at = super::now();
+        also(transaction, lead_id)?;
         transaction.execute(
             "INSERT INTO lead_documents (lead_id, file_name, media_type, size, sha256, bytes, created_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

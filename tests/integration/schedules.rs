@@ -179,6 +179,24 @@ fn schedules_sent_as_rows_are_checked_row_by_row_and_exported() {
     );
     assert_eq!(lead["loss_history"][0]["amount"], 12_500);
     assert_eq!(lead["losses_total"], 52_500);
+    // The CSV: each list as its JSON text, then the counts and the losses' total (no documents yet).
+    let csv = String::from_utf8(
+        succeeded(
+            truckins(dir.path())
+                .arg("--database")
+                .arg(&database)
+                .args(["leads", "export", "--format", "csv"]),
+        )
+        .stdout,
+    )
+    .unwrap();
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(
+        header.contains(",vehicles,drivers,losses,losses_total,documents,document_files,"),
+        "{header}"
+    );
+    assert!(csv.contains(",2,1,2,52500,0,,"), "{csv}");
+    assert!(csv.contains(VIN_1), "{csv}");
 
     // The same lists as CSV text from a program: they replace the rows; a bad row is named as in JSON.
     let vehicles_csv = format!(

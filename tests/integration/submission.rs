@@ -472,3 +472,69 @@ fn an_x_date_comes_once_20_days_before_the_policy_expires_and_never_for_a_won_le
     );
     drop(server);
 }
+
+#[test]
+fn a_document_sent_after_the_details_reaches_the_agency_in_one_more_details_e_mail() {
+    let dir = TempDir::new("document-news");
+    let database = dir.path().join("leads.db");
+    let clock = dir.path().join("clock");
+    write_clock(&clock, "2026-11-28T15:00:00Z");
+    let smtp = Smtp::start(free_port(), &dir.sub("smtp"), SmtpOptions::default());
+    let receiver = Receiver::start(&[], Answer::Status(204));
+    let mut env = env(Some(&plain_smtp(smtp.port)), Some(&receiver.url()));
+    // Under the tests' clock the news of a document waits half a second for the visit's other files, not a minute.
+    env.push(("TRUCKINS_TEST_CLOCK", clock.display().to_string()));
+    env.push(("TRUCKINS_XDATE_LEAD_DAYS", "0".to_string()));
+    let server = serve(&database, "document-news", &env, &[]);
+    let port = server.port;
+    let (id, token) = quoted(port, "ana@ruiz.example", "Ruiz Trucking", "news-1");
+    details(port, &token, "2027-05-01");
+    let mails = smtp.wait_for_mails(2);
+    let first = mail_with_subject(&mails, "Quote details: ");
+    assert!(part(first, "text/plain").contains("documents 0"));
+    receiver.wait_for(2);
+
+    // The loss runs come a while later, two files of one visit: while the agency's relay and webhook hold its news
+    // (so that nothing depends on how fast the two arrive), both land on one message waiting to be sent.
+    smtp.answer("data", "451 4.3.0 held by the test", -1);
+    receiver.then(Answer::Status(503));
+    for name in ["runs-2024.pdf", "runs-2025.pdf"] {
+        let uploaded = super::documents::upload(port, &token, name, "application/pdf", PDF);
+        assert_eq!(uploaded.status, 201, "{}", uploaded.text());
+    }
+    let db = rusqlite::Connection::open(&database).unwrap();
+    let details_news: i64 = db
+        .query_row(
+            "SELECT count(*) FROM deliveries WHERE kind = 'details' AND lead_id = ?1",
+            [id],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        details_news, 4,
+        "the details' e-mail and webhook, then one of each for both files"
+    );
+    smtp.accept();
+    receiver.then(Answer::Status(204));
+    let mail = wait_until("the documents' details e-mail", || {
+        smtp.mails().into_iter().find(|mail| {
+            let subject = mail["headers"]["subject"].as_str().unwrap_or("");
+            subject.starts_with("Quote details: ")
+                && part(mail, "text/plain").contains("documents 2")
+        })
+    });
+    assert!(part(&mail, "text/plain").contains("/lead-submission/"));
+    let event = wait_until("the documents' details webhook event", || {
+        receiver
+            .received()
+            .iter()
+            .filter(|r| matches!(r.answer, Answer::Status(204)))
+            .map(|r| r.json())
+            .find(|body| {
+                body["event"] == "details"
+                    && body["lead"]["documents"].as_array().map(Vec::len) == Some(2)
+            })
+    });
+    assert_eq!(event["lead"]["documents"][1]["file_name"], "runs-2025.pdf");
+    drop(server);
+}

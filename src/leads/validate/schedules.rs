@@ -87,13 +87,35 @@ fn json_rows(schedule: &'static Schedule, text: &str) -> Result<Vec<(usize, Cell
     let Ok(items) = serde_json::from_str::<Vec<Value>>(text) else {
         return Err(FieldErrors::from([(schedule.name.into(), NOT_A_SCHEDULE)]));
     };
+    // More rows than the list takes is said once, on the list, before any row is read: an answer never names
+    // thousands of rows (a body of 256 KiB holds 100,000 `1,`).
+    let is_blank = |item: &Value| {
+        item.as_object().is_some_and(|object| {
+            object.values().all(|value| match value {
+                Value::Null => true,
+                Value::String(text) => text.trim().is_empty(),
+                _ => false,
+            })
+        })
+    };
+    if items.iter().filter(|item| !is_blank(item)).count() > schedule.max_rows {
+        return Err(FieldErrors::from([(
+            schedule.name.into(),
+            schedule.too_many,
+        )]));
+    }
     let mut errors = FieldErrors::new();
     let mut rows = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
+        // A row of many more keys than the list has columns is no row of it (and would name each key).
         let Value::Object(object) = item else {
             errors.insert(row_name(schedule, index).into(), ROW_UNREADABLE);
             continue;
         };
+        if object.len() > 2 * schedule.columns.len() {
+            errors.insert(row_name(schedule, index).into(), ROW_UNREADABLE);
+            continue;
+        }
         let mut cells = Cells::new();
         for (key, value) in object {
             let column = column_name(&key);
@@ -145,9 +167,13 @@ fn csv_rows(schedule: &'static Schedule, text: &str) -> Result<Vec<(usize, Cells
     {
         return Err(list_error(schedule.bad_header));
     }
+    let records: Vec<csv::Record> = records.collect();
+    if records.iter().filter(|record| !record.is_blank()).count() > schedule.max_rows {
+        return Err(list_error(schedule.too_many));
+    }
     let mut errors = FieldErrors::new();
     let mut rows = Vec::new();
-    for (index, record) in records.enumerate() {
+    for (index, record) in records.into_iter().enumerate() {
         let extra = record.cells.iter().skip(columns.len());
         if !record.readable || extra.into_iter().any(|cell| !cell.trim().is_empty()) {
             errors.insert(row_name(schedule, index).into(), ROW_UNREADABLE);

@@ -300,3 +300,25 @@ fn more_rows_than_the_list_takes_are_refused_on_the_list() {
         rules::LOSS_HISTORY.too_many
     );
 }
+
+#[test]
+fn a_list_too_long_or_a_row_too_wide_is_named_once_not_row_by_row() {
+    let ones = format!("[{}1]", "1,".repeat(100_000));
+    let refused = errors(&[("vehicle_schedule", &ones)]);
+    assert_eq!(
+        refused.len(),
+        1,
+        "{:?}",
+        refused.keys().take(3).collect::<Vec<_>>()
+    );
+    assert_eq!(refused["vehicle_schedule"], VEHICLE_SCHEDULE.too_many);
+    let lines = format!("date,kind,amount\n{}", "x,y,z\n".repeat(5_000));
+    let refused = errors(&[("loss_history", &lines)]);
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused["loss_history"], LOSS_HISTORY.too_many);
+    let keys: Vec<String> = (0..5_000).map(|i| format!("\"k{i}\":1")).collect();
+    let wide = format!("[{{{}}}]", keys.join(","));
+    let refused = errors(&[("driver_schedule", &wide)]);
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused["driver_schedule[0]"], ROW_UNREADABLE);
+}
