@@ -3,6 +3,7 @@
 //! of the agency's e-mail that make a change ([`links`]) and their pages ([`routes`], [`page`]); the reminder about a
 //! lead nobody has touched ([`reminders`]); the x-dates of quotes not won ([`xdates`]).
 
+mod looks;
 mod page;
 pub mod reminders;
 pub mod routes;

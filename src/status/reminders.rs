@@ -3,6 +3,7 @@
 //! with the same status links. The server looks every [`EVERY`] (a fraction of a second under the tests' clock), and
 //! `/healthz` shows the clock's time of its last look, so a test can tell "not yet" from "not looked yet".
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
@@ -80,26 +81,8 @@ pub fn start(settings: &Settings, rocket: &Rocket<Orbit>) {
         EVERY
     };
     let (pool, outbox) = (pool.clone(), outbox.clone());
-    rocket::tokio::spawn(async move {
-        loop {
-            let pool = pool.clone();
-            let now = crate::clock::now_utc();
-            let looked =
-                rocket::tokio::task::spawn_blocking(move || queue_due(&pool, minutes, now)).await;
-            match looked {
-                Ok(Ok(queued)) => {
-                    if !queued.is_empty() {
-                        rocket::info!("reminders: queued for leads {queued:?}");
-                        outbox.wake();
-                    }
-                    LAST_LOOK.store(now.unix_timestamp(), Ordering::Relaxed);
-                }
-                Ok(Err(error)) => {
-                    rocket::error!("reminders: the look failed, tried again soon: {error}")
-                }
-                Err(error) => rocket::error!("reminders: the look failed: {error}"),
-            }
-            rocket::tokio::time::sleep(every).await;
-        }
+    let look = move |now| queue_due(&pool, minutes, now);
+    super::looks::start("reminders", every, &LAST_LOOK, Arc::new(look), move || {
+        outbox.wake()
     });
 }

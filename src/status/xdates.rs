@@ -6,6 +6,7 @@
 //! The server looks every [`EVERY`] (a fraction of a second under the tests' clock), and `/healthz` shows the
 //! clock's time of its last look; `truckins leads xdates` lists the coming ones ([`coming`]).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
@@ -192,28 +193,8 @@ pub fn start(settings: &Settings, rocket: &Rocket<Orbit>) {
         EVERY
     };
     let (pool, outbox) = (pool.clone(), outbox.clone());
-    rocket::tokio::spawn(async move {
-        loop {
-            let (pool, channels) = (pool.clone(), channels.clone());
-            let now = crate::clock::now_utc();
-            let looked = rocket::tokio::task::spawn_blocking(move || {
-                queue_due(&pool, lead_days, crate::clock::local_date(now), &channels)
-            })
-            .await;
-            match looked {
-                Ok(Ok(queued)) => {
-                    if !queued.is_empty() {
-                        rocket::info!("x-dates: queued for leads {queued:?}");
-                        outbox.wake_news();
-                    }
-                    LAST_LOOK.store(now.unix_timestamp(), Ordering::Relaxed);
-                }
-                Ok(Err(error)) => {
-                    rocket::error!("x-dates: the look failed, tried again soon: {error}")
-                }
-                Err(error) => rocket::error!("x-dates: the look failed: {error}"),
-            }
-            rocket::tokio::time::sleep(every).await;
-        }
+    let look = move |now| queue_due(&pool, lead_days, crate::clock::local_date(now), &channels);
+    super::looks::start("x-dates", every, &LAST_LOOK, Arc::new(look), move || {
+        outbox.wake_news()
     });
 }
