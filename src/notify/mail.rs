@@ -141,22 +141,11 @@ impl Mailer {
             }
             // An x-date is not sent for a lead won, erased or opted out since it was queued, nor for an expiration
             // changed meanwhile: it would ask to re-quote what is not to be re-quoted.
-            (About::Lead(lead), _) if due.kind == super::Kind::Xdate => {
-                if let Some(reason) = compose::xdate::withheld(lead, &due.standing) {
-                    return Outcome::Withheld(reason);
-                }
-                compose::agency_message(
-                    lead,
-                    due.kind,
-                    &due.standing,
-                    compose::Links {
-                        actions: &self.actions(lead),
-                        submission: self.submission(due, lead).as_ref(),
-                    },
-                    &due.key,
-                    &self.from,
-                    &self.to,
-                )
+            (About::Lead(lead), _)
+                if due.kind == super::Kind::Xdate
+                    && let Some(reason) = compose::xdate::withheld(lead, &due.standing) =>
+            {
+                return Outcome::Withheld(reason);
             }
             (About::Lead(lead), _) => compose::agency_message(
                 lead,
