@@ -20,11 +20,11 @@ const SECOND_VIN = '1FUJGLDR3CLBP8834';
 const WRONG_VIN = '1FUJGLDR5CLBP8834';
 const THIRD_VIN = '3AKJHHDR5LSLA1234';
 
-/** Presses Tab until `target` has focus (at most `limit` presses, forward only), as a keyboard user reaches a field. */
-async function tabTo(page: Page, target: Locator, limit = 40) {
+/** Presses Tab (or `key`) until `target` has focus, at most `limit` times, as a keyboard user reaches a field. */
+async function tabTo(page: Page, target: Locator, limit = 40, key = 'Tab') {
   for (let presses = 0; presses < limit; presses += 1) {
     if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
   }
   throw new Error(`Tab never reached ${target}`);
 }
@@ -102,9 +102,9 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   await expect(d('vehicle_schedule')).toHaveValue('');
   await expect(vehicle(1).getByLabel('Year')).toBeFocused();
 
-  // The drivers come after the vehicles: forward from the first vehicle's year.
+  // Vehicles, drivers, losses, in that order; the drivers reached forward from the first vehicle's year.
+  await expect(details.locator('fieldset > legend.text-lg')).toHaveText(['Vehicles', 'Drivers', 'Losses in the last 10 years']);
   await tabTo(page, d('driver_schedule'));
-  await expect(page.locator(`#page-quote-details-loss_history`)).not.toBeFocused();
   await page.keyboard.type('Name,Date_of_Birth,License_State,Years_Experience\nMaria Lopez,1985-04-12,TX,12');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
@@ -132,7 +132,7 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
 
   // The first vehicle removed: the error stays beside the VIN it was about (now the first vehicle's), and focus goes
   // to the row that took the removed one's place.
-  await tabTo(page, vehicle(1).getByRole('button', { name: 'Remove Vehicle 1' }));
+  await tabTo(page, vehicle(1).getByRole('button', { name: 'Remove Vehicle 1' }), 10, 'Shift+Tab');
   await page.keyboard.press('Enter');
   await expect(vehicle(3)).toHaveCount(0);
   await expect(vehicle(1).getByLabel('Year')).toBeFocused();
@@ -279,6 +279,9 @@ test('documents without JavaScript: a plain form with the token posts the file, 
   await fillQuote(page, 'page-quote', email, { consent: true });
   await quoteForm(page, 'page-quote').submit.click();
   await page.waitForURL((url) => url.pathname === '/get-quote/thank-you' && /^[0-9a-f]{32}$/.test(url.searchParams.get('details') ?? ''));
+  // The lists as CSV textareas, in the order the rows show with JavaScript.
+  const textareas = page.locator('textarea[name$="_schedule"], textarea[name="loss_history"]');
+  expect(await textareas.evaluateAll((all) => all.map((area) => (area as HTMLTextAreaElement).name))).toEqual(['vehicle_schedule', 'driver_schedule', 'loss_history']);
   const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
   await expect(documents.locator('input[name="details_token"]')).toHaveValue(new URL(page.url()).searchParams.get('details')!);
   await noSidewaysScroll(page, 'the page without JavaScript');

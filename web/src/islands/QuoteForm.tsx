@@ -5,11 +5,14 @@ import { markers, quoteEmptyMessages, quoteForm, type QuoteField } from '@contra
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { LinkedWords } from '../ui/LinkedWords';
-import { useState } from 'react';
-import DetailsForm from './DetailsForm';
+import { lazy, Suspense, useState } from 'react';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 import { CarrierConfirm } from './CarrierConfirm';
+
+// "Speed up your quote" (the details, their schedules and documents) is loaded only once a quote is taken: most
+// visitors never see it.
+const DetailsForm = lazy(() => import('./DetailsForm'));
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
 const rules = quoteForm.fields;
@@ -139,7 +142,9 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
       )}
       {detailsToken && (
         <div className="mt-6">
-          <DetailsForm key={detailsToken} token={detailsToken} idPrefix={id('details')} />
+          <Suspense>
+            <DetailsForm key={detailsToken} token={detailsToken} idPrefix={id('details')} />
+          </Suspense>
         </div>
       )}
     </>
