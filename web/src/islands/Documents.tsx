@@ -11,6 +11,7 @@ import { LocaleInput } from '../ui/Field';
 import { buttonClass } from './ScheduleList';
 
 let lastKey = 0;
+const RECEIVED = t('Received');
 
 export interface DocumentsProps {
   /** The quote's details token (JavaScript), or the template's marker the server fills in. */
@@ -27,7 +28,7 @@ async function post(form: HTMLFormElement, file: File): Promise<string> {
   body.set(documents.field, file);
   try {
     const response = await fetch(documentsApi, { method: 'POST', headers: { Accept: 'application/json' }, body });
-    if (response.status === 201) return t('Received');
+    if (response.status === 201) return RECEIVED;
     const json = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string> };
     return json.message ?? Object.values(json.errors ?? {})[0] ?? failed;
   } catch {
@@ -47,9 +48,11 @@ export function Documents({ token, idPrefix, template }: DocumentsProps) {
   const run = async (form: HTMLFormElement) => {
     if (sending.current) return;
     sending.current = true;
-    for (let file; (file = queue.current[0]); ) {
+    while (queue.current.length > 0) {
+      const file = queue.current[0]!;
       const state = await post(form, file);
-      if (state !== t('Received')) taken.current--;
+      // A file not taken leaves its place among the quote's 10.
+      if (state !== RECEIVED) taken.current--;
       queue.current.shift();
       setWaiting(queue.current.map((queued) => queued.name));
       settle(file.name, state);
