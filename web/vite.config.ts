@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { devPages } from './scripts/dev-pages.ts';
+import { islandTexts } from './scripts/island-texts.ts';
+import { table as spanishIslandTexts } from './src/i18n/es/islands.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -15,7 +17,8 @@ const contentJson = spanish
   : (process.env.TRUCKINS_BUILD_CONTENT ?? here('./.generated/content.json'));
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), devPages()],
+  // The Spanish browser build: the islands' texts put in Spanish as they are built (scripts/island-texts.ts).
+  plugins: [react(), tailwindcss(), devPages(), ...(spanish && !isSsrBuild ? [islandTexts(spanishIslandTexts)] : [])],
   resolve: {
     alias: {
       '@content': contentJson,

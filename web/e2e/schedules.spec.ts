@@ -1,9 +1,10 @@
 // Issue 39 in a real browser: a fleet's vehicles and driver pasted as CSV into "Speed up your quote", at 320 px and
 // with the keyboard alone (Tab, Enter, Space and typing; never a click): the rows appear as fieldsets of labelled
-// inputs, a wrong VIN comes back from the server beside that row's VIN input (marked, described, focused), the
-// corrected lists are sent and stored with the quote (read back through the real CLI), axe finds nothing with the
-// rows shown nor with the row's error, and nothing scrolls sideways. Then the loss runs ("Loss runs and other
-// documents"): with JavaScript each file chosen is posted at once and listed with its state, without it a plain form
+// inputs (vehicles, then drivers, then losses), a wrong VIN comes back from the server beside that row's VIN input
+// (marked, described, focused) and stays beside it when a row before it is removed, the corrected lists are sent and
+// stored with the quote (read back through the real CLI), axe finds nothing with the rows shown nor with the row's
+// error, and nothing scrolls sideways. Then the loss runs ("Loss runs and other documents"): with JavaScript the
+// files chosen are checked, posted one after another and listed with their final state, without it a plain form
 // with the token posts one.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -17,12 +18,13 @@ const FIRST_VIN = '1M8GDM9AXKP042788';
 // Check digit 3 (ISO 3779); the same VIN with a 5 there is refused.
 const SECOND_VIN = '1FUJGLDR3CLBP8834';
 const WRONG_VIN = '1FUJGLDR5CLBP8834';
+const THIRD_VIN = '3AKJHHDR5LSLA1234';
 
-/** Presses Tab until `target` has focus (at most `limit` presses), as a keyboard user reaches a field. */
-async function tabTo(page: Page, target: Locator, limit = 120) {
+/** Presses Tab (or `key`) until `target` has focus, at most `limit` times, as a keyboard user reaches a field. */
+async function tabTo(page: Page, target: Locator, limit = 40, key = 'Tab') {
   for (let presses = 0; presses < limit; presses += 1) {
     if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
   }
   throw new Error(`Tab never reached ${target}`);
 }
@@ -81,8 +83,9 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   await expect(details).toBeVisible();
   const d = (name: string) => page.locator(`#page-quote-details-${name}`);
   await tabTo(page, d('vehicle_schedule'));
+  // A quote inside a cell (72") is kept as typed, as the server reads it; a trailing comma is a blank extra cell.
   await page.keyboard.type(
-    `year,make,model,vin,stated_value,garaging_zip\n2019,Freightliner,Cascadia,${FIRST_VIN},85000,75201\n"2012","Freightliner","Cascadia, day cab",${WRONG_VIN},42000,75201`,
+    `year,make,model,vin,stated_value,garaging_zip\n2019,Freightliner,Cascadia,${FIRST_VIN},85000,75201\n"2012","Freightliner","Cascadia, day cab",${WRONG_VIN},42000,75201\n2020,Kenworth,T680 72" sleeper,${THIRD_VIN},120000,75201,`,
   );
   await page.keyboard.press('Tab');
   await expect(page.locator(':focus')).toHaveText('Add the rows of the CSV');
@@ -90,8 +93,8 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   const vehicles = details.getByRole('group', { name: 'Vehicles', exact: true });
   const vehicle = (n: number) => vehicles.getByRole('group', { name: `Vehicle ${n}`, exact: true });
   await expect(vehicle(1)).toBeVisible();
-  await expect(vehicle(2)).toBeVisible();
-  await expect(vehicle(3)).toHaveCount(0);
+  await expect(vehicle(3).getByLabel('Model')).toHaveValue('T680 72" sleeper');
+  await expect(vehicle(4)).toHaveCount(0);
   await expect(vehicle(1).getByLabel('VIN')).toHaveValue(FIRST_VIN);
   await expect(vehicle(2).getByLabel('Model')).toHaveValue('Cascadia, day cab');
   await expect(vehicle(2).getByLabel('VIN')).toHaveValue(WRONG_VIN);
@@ -99,6 +102,8 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   await expect(d('vehicle_schedule')).toHaveValue('');
   await expect(vehicle(1).getByLabel('Year')).toBeFocused();
 
+  // Vehicles, drivers, losses, in that order; the drivers reached forward from the first vehicle's year.
+  await expect(details.locator('fieldset > legend.text-lg')).toHaveText(['Vehicles', 'Drivers', 'Losses in the last 10 years']);
   await tabTo(page, d('driver_schedule'));
   await page.keyboard.type('Name,Date_of_Birth,License_State,Years_Experience\nMaria Lopez,1985-04-12,TX,12');
   await page.keyboard.press('Tab');
@@ -125,7 +130,18 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   await noSidewaysScroll(page, 'a row error shown');
   expect(await axeViolations(page), 'axe with a row error shown').toEqual([]);
 
-  // Put right where focus is, and sent again.
+  // The first vehicle removed: the error stays beside the VIN it was about (now the first vehicle's), and focus goes
+  // to the row that took the removed one's place.
+  await tabTo(page, vehicle(1).getByRole('button', { name: 'Remove Vehicle 1' }), 10, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(vehicle(3)).toHaveCount(0);
+  await expect(vehicle(1).getByLabel('Year')).toBeFocused();
+  await expect(vehicle(1).getByLabel('VIN')).toHaveValue(WRONG_VIN);
+  await expect(vehicle(1).getByLabel('VIN')).toHaveAccessibleDescription(/check digit/i);
+  await expect(vehicle(2).getByLabel('VIN')).not.toHaveAttribute('aria-invalid', 'true');
+
+  // Put right, and sent again.
+  await tabTo(page, vehicle(1).getByLabel('VIN'));
   await page.keyboard.press('Control+A');
   await page.keyboard.type(SECOND_VIN);
   await tabTo(page, details.getByRole('button', { name: 'Send Details' }));
@@ -138,8 +154,8 @@ test('two vehicles and a driver pasted as CSV at 320 px, keyboard only: rows, a 
   const [lead] = leadsFor(email);
   expect(lead, 'the quote is stored').toBeDefined();
   expect(listOf(lead!, 'vehicle_schedule')).toMatchObject([
-    { year: 2019, make: 'Freightliner', model: 'Cascadia', vin: FIRST_VIN, stated_value: 85000, garaging_zip: '75201' },
     { year: 2012, make: 'Freightliner', model: 'Cascadia, day cab', vin: SECOND_VIN, stated_value: 42000, garaging_zip: '75201' },
+    { year: 2020, make: 'Kenworth', model: 'T680 72" sleeper', vin: THIRD_VIN, stated_value: 120000, garaging_zip: '75201' },
   ]);
   expect(listOf(lead!, 'driver_schedule')).toMatchObject([{ name: 'Maria Lopez', date_of_birth: '1985-04-12', license_state: 'TX', years_experience: 12 }]);
 });
@@ -160,11 +176,25 @@ test('a .csv file uploaded: RFC 4180 quoting, CRLF and a byte-order mark read; a
   await losses.getByLabel('Or upload a .csv file').setInputFiles({ name: 'losses.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   const loss = (n: number) => losses.getByRole('group', { name: `Loss ${n}`, exact: true });
   await expect(loss(1).getByLabel('Amount ($)')).toHaveValue('12,500');
+  // Focus on the first new row's first input, its date's format said beside it.
+  await expect(loss(1).getByLabel('Date')).toBeFocused();
+  await expect(loss(1).getByLabel('Date')).toHaveAccessibleDescription('YYYY-MM-DD');
   await expect(loss(1).getByLabel('Kind')).toHaveValue('cargo');
   await expect(loss(1).getByLabel('Date')).toHaveValue('2023-05-10');
   await expect(loss(1).getByLabel('Description')).toHaveValue('Load "shifted", in transit');
   await expect(loss(2).getByLabel('Amount ($)')).toHaveValue('900');
   await expect(loss(3)).toHaveCount(0);
+
+  // A quote that opens a cell and text after its closing quote: the row cannot be read, numbered as the server
+  // numbers it (the blank line before it keeps its place), and no row is added.
+  const lossesText = page.locator('#page-quote-details-loss_history');
+  await losses.getByLabel('Or upload a .csv file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('date,kind,amount\n\n"2024-01-02" x,cargo,5\n') });
+  await expect(lossesText).toHaveAccessibleDescription(/Row 2: /);
+  await expect(lossesText).toBeFocused();
+  await expect(loss(3)).toHaveCount(0);
+  // A header alone is said too.
+  await losses.getByLabel('Or upload a .csv file').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('date,kind,amount\n') });
+  await expect(lossesText).toHaveAccessibleDescription(/No rows under the header line/);
 
   const drivers = details.getByRole('group', { name: 'Drivers', exact: true });
   await drivers.getByLabel('Or upload a .csv file').setInputFiles({
@@ -176,15 +206,19 @@ test('a .csv file uploaded: RFC 4180 quoting, CRLF and a byte-order mark read; a
   await expect(textarea).toHaveAccessibleDescription(/never take a license number online/);
   await expect(textarea).toHaveAttribute('aria-invalid', 'true');
   await expect(textarea).toBeFocused();
-  await expect(drivers.getByRole('group')).toHaveCount(0);
 });
 
-// The loss runs: each chosen file posted at once and listed with its state, a program named .pdf refused in the
-// server's words beside its name; without JavaScript a plain form posts one, and the page says it arrived.
+// The loss runs: the chosen files posted one after another (the server takes 2 uploads a client at a time) and each
+// listed with its final state, a program named .pdf refused in the server's words beside its name, a file over
+// 10 MB refused in the browser without a request; without JavaScript a plain form posts one, and the page says it
+// arrived.
 const PDF = { name: 'loss-runs.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n') };
+const PDF_2023 = { ...PDF, name: 'loss-runs-2023.pdf' };
+const PNG = { name: 'declarations.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex') };
 const PROGRAM = { name: 'tool.pdf', mimeType: 'application/pdf', buffer: Buffer.from('\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0', 'latin1') };
+const HUGE = { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([PDF.buffer, Buffer.alloc(10 * 1024 * 1024)]) };
 
-test('documents with JavaScript: each file listed with its state, a program named .pdf refused, the PDF stored', async ({ page }, info) => {
+test('documents with JavaScript: three files all received one after another, a program named .pdf and a file over 10 MB refused', async ({ page }, info) => {
   test.skip(info.project.name !== 'phone', 'one width (320 px) is the point; the desktop project would repeat it');
   const email = uniqueEmail(info, 'documents');
   await movableClock(page);
@@ -197,15 +231,43 @@ test('documents with JavaScript: each file listed with its state, a program name
   await submit.click();
   const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
   await expect(documents).toBeVisible();
-  await documents.getByLabel('Files to send').setInputFiles([PDF, PROGRAM]);
+  const input = documents.getByLabel('Files to send');
+  await expect(input).toHaveAccessibleDescription(/up to 10 MB each/);
+  // Posts counted as they start, and how many are on their way at once.
+  let posts = 0;
+  let open = 0;
+  let most = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname !== '/api/leads/documents') return;
+    posts += 1;
+    most = Math.max(most, ++open);
+  });
+  const settled = (r: { url: () => string }) => {
+    if (new URL(r.url()).pathname === '/api/leads/documents') open -= 1;
+  };
+  page.on('response', settled);
+  page.on('requestfailed', settled);
+  await input.setInputFiles([PDF, PDF_2023, PNG]);
   const list = documents.getByRole('list');
   await expect(list).toHaveAttribute('aria-live', 'polite');
-  await expect(list.getByRole('listitem').filter({ hasText: 'loss-runs.pdf' })).toHaveText('loss-runs.pdf: Received');
-  await expect(list.getByRole('listitem').filter({ hasText: 'tool.pdf' })).toHaveText(/^tool\.pdf: Please send a PDF, JPEG or PNG file/);
+  const item = (name: string) => list.getByRole('listitem').filter({ hasText: name });
+  for (const name of [PDF.name, PDF_2023.name, PNG.name]) await expect(item(name)).toHaveText(`${name}: Received`);
+  // The live list holds final states only; the one on its way is said outside it.
+  await expect(list).not.toContainText('Uploading');
+  expect(posts).toBe(3);
+  expect(most).toBe(1);
+
+  await input.setInputFiles([HUGE, PROGRAM]);
+  await expect(item(PROGRAM.name)).toHaveText(/^tool\.pdf: Please send a PDF, JPEG or PNG file/);
+  await expect(item(HUGE.name)).toHaveText(/^scan\.pdf: A document can be at most 10 MB/);
+  expect(posts, 'the file over 10 MB is refused without a request').toBe(4);
   await noSidewaysScroll(page, 'the documents listed');
   expect(await axeViolations(page), 'axe with the documents listed').toEqual([]);
-  await expect.poll(() => JSON.stringify(leadsFor(email)[0] ?? {}), { message: 'the PDF is stored with the quote' }).toContain('loss-runs.pdf');
-  expect(JSON.stringify(leadsFor(email)[0])).not.toContain('tool.pdf');
+  await expect.poll(() => JSON.stringify(leadsFor(email)[0] ?? {}), { message: 'the files are stored with the quote' }).toContain(PNG.name);
+  const stored = JSON.stringify(leadsFor(email)[0]);
+  for (const name of [PDF.name, PDF_2023.name]) expect(stored).toContain(name);
+  expect(stored).not.toContain('tool.pdf');
+  expect(stored).not.toContain('scan.pdf');
 });
 
 test('documents without JavaScript: a plain form with the token posts the file, and the page says it arrived', async ({ browser, page: scanned }, info) => {
@@ -217,6 +279,9 @@ test('documents without JavaScript: a plain form with the token posts the file, 
   await fillQuote(page, 'page-quote', email, { consent: true });
   await quoteForm(page, 'page-quote').submit.click();
   await page.waitForURL((url) => url.pathname === '/get-quote/thank-you' && /^[0-9a-f]{32}$/.test(url.searchParams.get('details') ?? ''));
+  // The lists as CSV textareas, in the order the rows show with JavaScript.
+  const textareas = page.locator('textarea[name$="_schedule"], textarea[name="loss_history"]');
+  expect(await textareas.evaluateAll((all) => all.map((area) => (area as HTMLTextAreaElement).name))).toEqual(['vehicle_schedule', 'driver_schedule', 'loss_history']);
   const documents = page.getByRole('form', { name: 'Loss runs and other documents' });
   await expect(documents.locator('input[name="details_token"]')).toHaveValue(new URL(page.url()).searchParams.get('details')!);
   await noSidewaysScroll(page, 'the page without JavaScript');

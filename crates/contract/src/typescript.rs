@@ -162,6 +162,8 @@ pub fn typescript_for(locale: Locale) -> String {
             "licenseNumberKey": forms::schedules::LICENSE_NUMBER_KEY,
             "licenseNumber": locale.text(forms::schedules::LICENSE_NUMBER_REFUSED),
             "rowUnreadable": locale.text(forms::schedules::ROW_UNREADABLE),
+            // "Row {row}: {message}", as the page without JavaScript numbers a row.
+            "row": locale.text(forms::schedules::WHOLE_ROW_ERROR),
         }),
     );
     export("lossKinds", &choices(&forms::schedules::LOSS_KINDS));

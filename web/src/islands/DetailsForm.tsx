@@ -5,12 +5,12 @@
 // sent as JSON lists; the documents' own small form (Documents) follows the form, and stays once details are sent.
 import { detailsChoices, detailsForm, schedules, type DetailsField } from '@contract';
 import { t } from '@i18n/islands';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput, RuleTextarea } from '../ui/Field';
 import { scheduleRows, type ScheduleName } from './csv';
 import { Documents } from './Documents';
 import { Received } from './Received';
-import { filledIn, keyed, ScheduleList, type KeyedRow } from './ScheduleList';
+import { filledIn, keyed, rowField, ScheduleList, type KeyedRow } from './ScheduleList';
 import { useLeadForm, type FieldErrors } from './useLeadForm';
 
 const rules = detailsForm.fields;
@@ -19,7 +19,8 @@ const scheduleLabels = {
   driver_schedule: t('Drivers (CSV)'),
   loss_history: t('Losses in the last 10 years (CSV)'),
 };
-const SCHEDULES = Object.keys(schedules) as ScheduleName[];
+// In the order an underwriter reads them (the contract's map is alphabetical).
+const SCHEDULES = ['vehicle_schedule', 'driver_schedule', 'loss_history'] as const;
 // Each list's hint: its CSV header line and a row of it.
 const EXAMPLES = {
   vehicle_schedule: '2019,Freightliner,Cascadia,1M8GDM9AXKP042788,85000,75201',
@@ -44,6 +45,8 @@ export interface DetailsFormProps {
 export default function DetailsForm({ token, idPrefix = detailsForm.correctionIdPrefix, template = false }: DetailsFormProps) {
   const formId = `${idPrefix}-form`;
   const [lists, setLists] = useState<Record<ScheduleName, KeyedRow[]>>({ vehicle_schedule: [], driver_schedule: [], loss_history: [] });
+  // Each list's rows' keys as last sent: the server's `vehicle_schedule[1].vin` is the row of the 2nd key.
+  const sentKeys = useRef<Record<string, number[]>>({});
   const { errors, setErrors, busy, received, receivedText, value, error, formProps, buttonProps } = useLeadForm<DetailsField>({
     endpoint: detailsForm.endpoint,
     template,
@@ -71,9 +74,19 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
         const textarea = document.getElementById(id(name));
         if (textarea instanceof HTMLTextAreaElement) textarea.value = '';
         sent[name] = next[name].length > 0 ? next[name].map((row) => row.v) : '';
+        sentKeys.current[name] = next[name].map((row) => row.k);
       }
       setLists(next);
       return sent;
+    },
+    errorsOf: (errors) => {
+      const named: FieldErrors = {};
+      for (const [field, message] of Object.entries(errors)) {
+        const [, list = '', at, column = ''] = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(field) ?? [];
+        const key = sentKeys.current[list]?.[Number(at)];
+        named[key ? rowField(list, key, column) : field] = message;
+      }
+      return named;
     },
     toasts: {
       created: { title: t('Details received!'), description: t('Thank you: your specialist has what the underwriters ask for.'), variant: 'success' },
@@ -189,7 +202,7 @@ export default function DetailsForm({ token, idPrefix = detailsForm.correctionId
               hint={hintOf(name)}
               rule={rules[name]}
               rows={lists[name]}
-              setRows={(rows) => setLists((all) => ({ ...all, [name]: rows }))}
+              setRows={(update) => setLists((all) => ({ ...all, [name]: update(all[name]) }))}
               errors={errors}
               setErrors={setErrors}
             />

@@ -5,11 +5,15 @@ import { markers, quoteEmptyMessages, quoteForm, type QuoteField } from '@contra
 import { t } from '@i18n/islands';
 import { describedBy, Field, Honeypot, inputClass, LocaleInput } from '../ui/Field';
 import { LinkedWords } from '../ui/LinkedWords';
-import { useState } from 'react';
-import DetailsForm from './DetailsForm';
+import { useState, type ComponentType } from 'react';
+import type { DetailsFormProps } from './DetailsForm';
 import { Received } from './Received';
 import { useLeadForm } from './useLeadForm';
 import { CarrierConfirm } from './CarrierConfirm';
+
+// "Speed up your quote" (the details, their schedules and documents) is loaded only once a quote is taken: most
+// visitors never see it. (Not React.lazy: its Suspense shows what loaded on a timer.)
+let DetailsForm: ComponentType<DetailsFormProps> | undefined;
 
 /** The server's rules for this form (crates/contract): the inputs' limits come from the same values. */
 const rules = quoteForm.fields;
@@ -30,6 +34,8 @@ export interface QuoteFormProps {
 
 export default function QuoteForm({ idPrefix, variant, heading, consentText, consentLink, insuranceOptions, insuranceType = '', template = false }: QuoteFormProps) {
   const [detailsToken, setDetailsToken] = useState<string | null>(null);
+  // Set once the details form's code is here.
+  const [, setLoaded] = useState(false);
   const { errors, busy, received, receivedText, sendAnother, value, error, formProps, buttonProps } = useLeadForm<QuoteField>({
     endpoint: quoteForm.endpoint,
     template,
@@ -44,7 +50,13 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
     },
     body: (fields) => ({ ...fields, consent: true }),
     // The thank-you state: "Speed up your quote" with the token the 201 answer carries.
-    onCreated: (answer) => setDetailsToken(typeof answer.details_token === 'string' ? answer.details_token : null),
+    onCreated: (answer) => {
+      setDetailsToken(typeof answer.details_token === 'string' ? answer.details_token : null);
+      void import('./DetailsForm').then((module) => {
+        DetailsForm = module.default;
+        setLoaded(true);
+      });
+    },
     toasts: {
       created: { title: t('Quote request submitted!'), description: t('A trucking insurance specialist will contact you shortly.'), variant: 'success' },
       failed: { title: t('Submission Error'), description: quoteForm.failureMessage, variant: 'destructive' },
@@ -137,7 +149,7 @@ export default function QuoteForm({ idPrefix, variant, heading, consentText, con
         </button>
       </form>
       )}
-      {detailsToken && (
+      {detailsToken && DetailsForm && (
         <div className="mt-6">
           <DetailsForm key={detailsToken} token={detailsToken} idPrefix={id('details')} />
         </div>

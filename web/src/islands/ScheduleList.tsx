@@ -1,10 +1,12 @@
 // One schedule of the details form with JavaScript (vehicles, drivers or losses): its rows as fieldsets of labelled
 // inputs a fleet edits, adds and removes, filled from a pasted CSV (the textarea the form has without JavaScript)
 // or an uploaded .csv file. The rows live in DetailsForm, which sends them as a JSON list; the server's errors on a
-// row (`vehicle_schedule[1].vin`) show beside its input, the list's own beside the textarea.
+// row (`vehicle_schedule[1].vin`, the row sent second) show beside its input, kept by the row's key rather than its
+// place (rows come and go), the list's own beside the textarea.
 import { lossKinds, schedules } from '@contract';
 import { t } from '@i18n/islands';
-import type { Dispatch, SetStateAction } from 'react';
+import { useRef, type Dispatch, type SetStateAction } from 'react';
+import { flushSync } from 'react-dom';
 import { fill } from '../i18n/fill';
 import { describedBy, Field, inputClass, RuleTextarea, type InputRule } from '../ui/Field';
 import { columnsOf, scheduleRows, type Row, type ScheduleName } from './csv';
@@ -19,6 +21,8 @@ export interface KeyedRow {
 let lastKey = 0;
 export const keyed = (v: Row): KeyedRow => ({ k: ++lastKey, v });
 export const filledIn = (row: KeyedRow) => Object.values(row.v).some(Boolean);
+/** A row's input's name and error key: `vehicle_schedule[#3].vin` for the row of key 3. */
+export const rowField = (name: string, key: number, column: string) => `${name}[#${key}].${column}`;
 
 const LABELS: Record<string, string> = {
   year: t('Year'),
@@ -55,7 +59,7 @@ export interface ScheduleListProps {
   hint: string;
   rule: InputRule;
   rows: KeyedRow[];
-  setRows: (rows: KeyedRow[]) => void;
+  setRows: (update: (rows: KeyedRow[]) => KeyedRow[]) => void;
   errors: FieldErrors;
   setErrors: Dispatch<SetStateAction<FieldErrors>>;
 }
@@ -64,10 +68,15 @@ export function ScheduleList({ name, id, label, hint, rule, rows, setRows, error
   const columns = columnsOf(name);
   const { maxRows, tooMany } = schedules[name];
   const [title, rowTitle, addTitle] = NOUNS[name];
+  // The rows as last rendered, for a .csv read after the event that chose it.
+  const shown = useRef(rows);
+  shown.current = rows;
   const element = (suffix = '') => document.getElementById(id + suffix);
-  // The list's own message, set or cleared (the rows' stay).
+  const focusRow = (key?: number) => (element(`-${key}-${columns[0]!.name}`) ?? element('-add'))?.focus();
+  // The list's own message, set or cleared (the rows' stay); rendered before focus moves, so that the field focused
+  // is read with its message and marked invalid.
   const listError = (message?: string) =>
-    setErrors(({ [name]: _, ...rest }) => (message ? { ...rest, [name]: message } : rest));
+    flushSync(() => setErrors(({ [name]: _, ...rest }) => (message ? { ...rest, [name]: message } : rest)));
   // A list's refusal, said beside its textarea, which takes focus (and so is read with it).
   const refuse = (message: string) => {
     listError(message);
@@ -76,36 +85,29 @@ export function ScheduleList({ name, id, label, hint, rule, rows, setRows, error
   // New rows after those filled in (an empty row added and left so goes), focus on the first one's first input;
   // whether they were added.
   const add = (more: Row[], dropEmpty = false) => {
-    const kept = dropEmpty ? rows.filter(filledIn) : rows;
-    if (kept.length + more.length > maxRows) return refuse(tooMany);
+    const drop = (all: KeyedRow[]) => (dropEmpty ? all.filter(filledIn) : all);
+    if (drop(shown.current).length + more.length > maxRows) return refuse(tooMany);
     const added = more.map(keyed);
-    setRows([...kept, ...added]);
     listError();
-    requestAnimationFrame(() => element(`-${added[0]?.k}-${columns[0]?.name}`)?.focus());
+    flushSync(() => setRows((all) => [...drop(all), ...added]));
+    focusRow(added[0]!.k);
     return true;
   };
   const fromCsv = (text: string, source: HTMLInputElement | HTMLTextAreaElement) => {
     const read = scheduleRows(name, text);
     if (typeof read === 'string') refuse(read);
+    // A header alone is said, rather than nothing happening.
+    else if (read.length === 0) refuse(t('No rows under the header line.'));
     // The text goes once its rows are shown (kept when they would be too many).
-    else if (read.length > 0 && add(read, true)) source.value = '';
+    else if (add(read, true)) source.value = '';
   };
-  const edit = (index: number, column: string, value: string) =>
-    setRows(rows.map((row, i) => (i === index ? { ...row, v: { ...row.v, [column]: value } } : row)));
-  // The rows after the removed one move up: so do their errors' names.
+  const edit = (key: number, column: string, value: string) =>
+    setRows((all) => all.map((row) => (row.k === key ? { ...row, v: { ...row.v, [column]: value } } : row)));
+  // Focus goes to the row that takes the removed one's place (the one before it if it was last; else "Add").
+  // Errors are kept by the rows' keys: those of the others stay where they are.
   const remove = (index: number) => {
-    setRows(rows.filter((_, i) => i !== index));
-    setErrors((shown) => {
-      const moved: FieldErrors = {};
-      for (const [key, message] of Object.entries(shown)) {
-        const [, list, at, column] = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(key) ?? [];
-        const i = Number(at);
-        if (list !== name) moved[key] = message;
-        else if (i !== index) moved[`${name}[${i > index ? i - 1 : i}].${column}`] = message;
-      }
-      return moved;
-    });
-    element('-add')?.focus();
+    flushSync(() => setRows((all) => all.filter((_, i) => i !== index)));
+    focusRow((rows[index + 1] ?? rows[index - 1])?.k);
   };
 
   return (
@@ -119,18 +121,22 @@ export function ScheduleList({ name, id, label, hint, rule, rows, setRows, error
             <div className="grid gap-3 sm:grid-cols-2">
               {columns.map((column) => {
                 const fieldId = `${id}-${row.k}-${column.name}`;
-                const error = errors[`${name}[${index}].${column.name}`];
+                // Named by the row's key (DetailsForm maps the server's `list[1].vin` to the row it sent second).
+                const fieldName = rowField(name, row.k, column.name);
+                const error = errors[fieldName];
                 const value = row.v[column.name] ?? '';
+                // A date typed as text (a date picker is slow for a birth date): its format said beside it.
+                const date = column.name.startsWith('date');
                 const props = {
                   id: fieldId,
-                  name: `${name}[${index}].${column.name}`,
+                  name: fieldName,
                   value,
-                  onChange: (event: { target: { value: string } }) => edit(index, column.name, event.target.value),
+                  onChange: (event: { target: { value: string } }) => edit(row.k, column.name, event.target.value),
                   className: inputClass,
-                  ...describedBy(fieldId, { error }),
+                  ...describedBy(fieldId, { hint: date, error }),
                 };
                 return (
-                  <Field key={column.name} id={fieldId} label={LABELS[column.name] ?? column.name} optional={!column.required} error={error}>
+                  <Field key={column.name} id={fieldId} label={LABELS[column.name] ?? column.name} optional={!column.required} hint={date ? t('YYYY-MM-DD') : undefined} error={error}>
                     {column.name === 'kind' ? (
                       <select {...props}>
                         <option value="">{t('Choose...')}</option>
@@ -174,11 +180,14 @@ export function ScheduleList({ name, id, label, hint, rule, rows, setRows, error
         className="mt-1.5 block w-full max-w-full text-sm"
         onChange={(event) => {
           const input = event.currentTarget;
-          void input.files?.[0]?.text().then((text) => {
-            fromCsv(text, input);
-            // Chosen again after a correction, the same file is read again.
-            input.value = '';
-          });
+          input.files?.[0]?.text().then(
+            (text) => {
+              fromCsv(text, input);
+              // Chosen again after a correction, the same file is read again.
+              input.value = '';
+            },
+            () => refuse(t('This file could not be read.')),
+          );
         }}
       />
     </fieldset>

@@ -30,6 +30,8 @@ export interface LeadFormOptions {
   refuse?: (fields: Record<string, string>) => { toast: ToastMessage; errors: FieldErrors } | undefined;
   /** The JSON body's fields, from the form's; the form's own by default. */
   body?: (fields: Record<string, string>) => Record<string, unknown>;
+  /** The server's 422 errors as the form names its fields (the details' rows are named by their keys). */
+  errorsOf?: (errors: FieldErrors) => FieldErrors;
   /** Called with the server's answer once it took the submission (the quote's carries its details token). */
   onCreated?: (body: Record<string, unknown>) => void;
   toasts: {
@@ -40,7 +42,7 @@ export interface LeadFormOptions {
   };
 }
 
-export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, onCreated, toasts }: LeadFormOptions) {
+export function useLeadForm<Name extends string>({ endpoint, template, refuse, body = (fields) => fields, errorsOf = (errors) => errors, onCreated, toasts }: LeadFormOptions) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   // The form was taken: the component shows <Received> instead of the form until the visitor asks for another.
@@ -91,8 +93,9 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
     } else if (result.kind === 'refused') {
       showToast({ title: t('Not Sent'), description: result.message, variant: 'destructive' });
     } else if (result.kind === 'invalid') {
-      flushSync(() => setErrors(result.errors));
-      focusFirstError(form, result.errors);
+      const errors = errorsOf(result.errors);
+      flushSync(() => setErrors(errors));
+      focusFirstError(form, errors);
     } else if (result.kind === 'rate-limited') {
       showToast({ title: t('Too Many Attempts'), description: result.message || toasts.rateLimited, variant: 'destructive' });
     } else {
@@ -112,7 +115,7 @@ export function useLeadForm<Name extends string>({ endpoint, template, refuse, b
 
   return {
     errors,
-    /** For a form that marks or moves errors itself (the details' rows, renumbered when one is removed). */
+    /** For a form that marks errors itself (the details' lists, refused before sending). */
     setErrors,
     busy,
     /** The form was taken: show <Received> in its place. */
