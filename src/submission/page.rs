@@ -19,9 +19,9 @@ margin:0 0 .25rem}h2{font-size:1.125rem;margin:1.75rem 0 .5rem;border-bottom:2px
 margin:0}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}\
 .scroll{overflow-x:auto;max-width:100%}.scroll:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}\
 table{border-collapse:collapse;width:100%;font-size:.9375rem}caption{text-align:left;font-weight:600}\
-th,td{border:1px solid #a8a29e;padding:.25rem .5rem;text-align:left;vertical-align:top;white-space:nowrap}\
+th,td{border:1px solid #a8a29e;padding:.25rem .5rem;text-align:left;vertical-align:top}td{white-space:nowrap}\
 td.w{white-space:normal;min-width:12rem}th{background:#f5f5f4}\
-td.n,th.n{text-align:right;white-space:nowrap}tfoot td,tfoot th{font-weight:700}.none{color:#57534e}\
+td.n,th.n{text-align:right}td.n{white-space:nowrap}tfoot td,tfoot th{font-weight:700}.none{color:#57534e}\
 a{color:#1d4ed8}a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}ul{padding-left:1.25rem}\
 @media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}}@media print{body{font-size:11pt}main{max-width:none;padding:0}.scroll{overflow:visible}th,td{white-space:normal}a{color:#000}\
 h2{break-after:avoid}tr,dl{break-inside:avoid}.noprint{display:none}}";
@@ -188,7 +188,7 @@ fn drivers(list: &[Driver]) -> String {
             ("#", true),
             ("Name", false),
             ("Date of birth", false),
-            ("Licence state", false),
+            ("License state", false),
             ("Years of experience", true),
             ("Violations (3 years)", true),
             ("Accidents (3 years)", true),

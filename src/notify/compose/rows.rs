@@ -181,7 +181,14 @@ fn details(lead: &Lead) -> Vec<(&'static str, String)> {
         (list, _) => text(list),
     };
     vec![
-        ("Added", text(&lead.details_at)),
+        // As people read a time, in the agency's zone (the stored one is RFC 3339 UTC to the nanosecond).
+        (
+            "Added",
+            lead.details_at
+                .as_deref()
+                .map(crate::clock::readable)
+                .unwrap_or_default(),
+        ),
         ("MC number", text(&lead.mc_number)),
         ("Years in business", number(lead.years_in_business)),
         ("Radius", radius),
