@@ -1,5 +1,6 @@
 //! Small text rules every room shares: which characters are invisible controls, text made safe to print in a
-//! terminal, a US phone number as people write it, HTML escaping, a first letter's case. A leaf: it imports nothing of the server's.
+//! terminal, a US phone number as people write it, numbers and dollars with thousands separators, HTML escaping
+//! and the shell of the server's own private pages, a first letter's case. A leaf: it imports nothing of the server's.
 
 use std::borrow::Cow;
 
@@ -71,6 +72,42 @@ pub fn upper_first(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(count: i64) -> String {
+    let digits = count.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if count < 0 {
+        out.push('-');
+    }
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// Whole dollars as people write them: `$52,500`, `-$1,000`.
+pub fn dollars(amount: i64) -> String {
+    let sign = if amount < 0 { "-" } else { "" };
+    format!("{sign}${}", thousands(amount.unsigned_abs() as i64))
+}
+
+/// A page of the server's own that only the agency opens (the status links', a submission's): `title` as its
+/// heading, then `body` (HTML, already escaped), with `style` inline (allowed by its hash in the page's CSP), never
+/// indexed and never sending a referrer.
+pub fn private_page(title: &str, style: &str, body: &str) -> String {
+    let title = escape_html(title);
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex, nofollow\"><meta name=\"referrer\" content=\"no-referrer\">\
+         <title>{title}</title><style>{style}</style></head>\
+         <body><main><h1>{title}</h1>{body}</main></body></html>\n"
+    )
+}
+
 /// Standard base64 with padding (RFC 4648): the hash of a page's own stylesheet in its Content-Security-Policy.
 pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -93,6 +130,20 @@ pub fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_and_dollars_read_as_people_write_them() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(-12_345), "-12,345");
+        assert_eq!(dollars(0), "$0");
+        assert_eq!(dollars(999), "$999");
+        assert_eq!(dollars(52_500), "$52,500");
+        assert_eq!(dollars(1_250_000), "$1,250,000");
+        assert_eq!(dollars(-1_000), "-$1,000");
+    }
 
     #[test]
     fn base64_as_rfc_4648_says() {

@@ -4,9 +4,11 @@
 
 use std::io::Write;
 
+use contract::forms::documents::size_text;
 use truckins::store::documents::Document;
 use truckins::store::schedules::losses_total;
 use truckins::store::{self, Lead};
+use truckins::text::dollars;
 
 use super::leads::clip;
 
@@ -89,7 +91,7 @@ pub fn print(out: &mut dyn Write, lead: &Lead, documents: &[Document]) -> std::i
                 "  {}  {}, {}",
                 clip(&document.file_name, 60),
                 clip(&document.media_type, 30),
-                size(document.size)
+                size_text(document.size as usize, false)
             )?;
         }
     }
@@ -138,46 +140,4 @@ fn table(
         writeln!(out, "  {:<3} {}", index + 1, line(row))?;
     }
     Ok(())
-}
-
-/// Whole dollars as people write them: `$1,250,000`.
-fn dollars(amount: i64) -> String {
-    let digits = amount.unsigned_abs().to_string();
-    let mut grouped = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{}${grouped}", if amount < 0 { "-" } else { "" })
-}
-
-/// A size in bytes as people read it.
-fn size(bytes: i64) -> String {
-    const KIB: f64 = 1024.0;
-    let bytes_f = bytes as f64;
-    if bytes < 1024 {
-        format!("{bytes} bytes")
-    } else if bytes_f < KIB * KIB {
-        format!("{:.1} KiB", bytes_f / KIB)
-    } else {
-        format!("{:.1} MiB", bytes_f / KIB / KIB)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dollars_and_sizes_read_as_people_write_them() {
-        assert_eq!(dollars(0), "$0");
-        assert_eq!(dollars(999), "$999");
-        assert_eq!(dollars(52_500), "$52,500");
-        assert_eq!(dollars(1_250_000), "$1,250,000");
-        assert_eq!(size(512), "512 bytes");
-        assert_eq!(size(1536), "1.5 KiB");
-        assert_eq!(size(11 * 1024 * 1024), "11.0 MiB");
-    }
 }

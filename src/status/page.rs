@@ -28,14 +28,7 @@ pub static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
 
 /// A whole page: `title` as the heading, then `body` (HTML, already escaped).
 fn page(title: &str, body: &str) -> String {
-    let title = escape_html(title);
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex, nofollow\"><meta name=\"referrer\" content=\"no-referrer\">\
-         <title>{title}</title><style>{STYLE}</style></head>\
-         <body><main><h1>{title}</h1>{body}</main></body></html>\n"
-    )
+    crate::text::private_page(title, STYLE, body)
 }
 
 fn form_name(source: Source) -> &'static str {

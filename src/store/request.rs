@@ -100,23 +100,14 @@ pub fn shown(name: &str, value: &str) -> String {
         }
         "insurer" => crate::insurers::find(value).map(|insurer| insurer.name.to_string()),
         "change_kind" => policy_change::ChangeKind::find(value).map(|kind| kind.label.to_string()),
-        "stated_value" | "trailer_stated_value" => value.parse::<u64>().ok().map(dollars),
+        "stated_value" | "trailer_stated_value" => value
+            .parse::<u64>()
+            .ok()
+            .and_then(|amount| i64::try_from(amount).ok())
+            .map(crate::text::dollars),
         _ => None,
     };
     found.unwrap_or_else(|| value.to_string())
-}
-
-/// `$85,000`.
-fn dollars(amount: u64) -> String {
-    let digits = amount.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    format!("${out}")
 }
 
 impl serde::Serialize for Request {

@@ -7,10 +7,11 @@ use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
 
-use crate::notify::compose::submission::{dollars, size};
+use contract::forms::documents::size_text;
+
 use crate::store::documents::Document;
 use crate::store::{Driver, Lead, Loss, Vehicle, schedules};
-use crate::text::escape_html;
+use crate::text::{dollars, escape_html};
 
 const STYLE: &str = "*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1c1917;\
 background:#fff}main{max-width:48rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;line-height:1.25;\
@@ -36,14 +37,7 @@ pub static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
 
 /// A whole page: `title` as the heading, then `body` (HTML, already escaped).
 pub fn page(title: &str, body: &str) -> String {
-    let title = escape_html(title);
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex, nofollow\"><meta name=\"referrer\" content=\"no-referrer\">\
-         <title>{title}</title><style>{STYLE}</style></head>\
-         <body><main><h1>{title}</h1>{body}</main></body></html>\n"
-    )
+    crate::text::private_page(title, STYLE, body)
 }
 
 /// A document as the page lists it: its signed path and what it is.
@@ -250,7 +244,7 @@ fn documents(list: &[Listed<'_>]) -> String {
                 "<li><a href=\"{}\" download>{}</a> ({}, {})</li>",
                 escape_html(&listed.path),
                 escape_html(&listed.document.file_name),
-                size(listed.document.size),
+                size_text(listed.document.size as usize, false),
                 escape_html(&listed.document.media_type)
             )
         })

@@ -105,7 +105,7 @@ fn the_page_shows_the_whole_submission_escaped() {
         "Total of 2 losses</th><td class=\"n\">$52,500</td>",
         "Documents (1)",
         "<a href=\"/lead-documents/12/3?until=1&amp;sig=ab&amp;x\" download>loss runs &quot;2025&quot;.pdf</a> \
-         (12.5 KB, application/pdf)",
+         (13 KB, application/pdf)",
         "works until Sat, Apr 1, 2026",
         "@media print",
     ] {

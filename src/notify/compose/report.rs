@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::{AutoSubmitted, domain};
 use crate::analytics::report::Totals;
 use crate::analytics::{Report, html, render};
+use crate::text::thousands;
 
 /// The report's message, as stored in `deliveries.payload`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,22 +54,6 @@ pub fn subject(totals: &Totals) -> String {
 fn counted(count: i64, noun: &str) -> String {
     let plural = if count == 1 { "" } else { "s" };
     format!("{} {noun}{plural}", thousands(count))
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(count: i64) -> String {
-    let digits = count.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if count < 0 {
-        out.push('-');
-    }
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 /// The e-mail of a queued report (`payload` as [`ReportMail::to_json`] wrote it): from the agency's address, to each
@@ -121,11 +106,6 @@ mod tests {
             subject(&totals(1, 1)),
             "Website report: 2026-11-16 to 2026-11-22 \u{2014} 1 visitor, 1 lead"
         );
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(thousands(-12_345), "-12,345");
     }
 
     #[test]

@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use super::{Kind, xdate};
 use crate::store::documents::Document;
 use crate::store::{Lead, Source};
-use crate::text::escape_html;
+use contract::forms::documents::size_text;
+
+use crate::text::{dollars, escape_html};
 
 /// A quote's submission as its news carries it.
 #[derive(Debug, Clone, Default)]
@@ -41,19 +43,6 @@ pub fn of_due(
         link: links.map(|signer| signer.submission_link(lead.id, crate::clock::now_utc())),
         documents: due.documents.clone(),
     })
-}
-
-/// `$52,500`: whole dollars with thousands separators.
-pub fn dollars(amount: i64) -> String {
-    let digits = amount.unsigned_abs().to_string();
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{}${grouped}", if amount < 0 { "-" } else { "" })
 }
 
 /// `Vehicles 2, drivers 1, losses 3 totalling $52,500, documents 1`.
@@ -107,7 +96,7 @@ pub fn text(lead: &Lead, kind: Kind, submission: &Submission) -> String {
         out.push_str(&format!(
             "  Document: {} ({})\n",
             super::one_line(&document.file_name),
-            size(document.size)
+            size_text(document.size as usize, false)
         ));
     }
     out
@@ -134,15 +123,6 @@ pub fn html(lead: &Lead, kind: Kind, submission: &Submission) -> String {
         escape_html(&summary(lead, &submission.documents))
     ));
     out
-}
-
-/// `12.5 KB`, `3.1 MB`, `900 bytes`: a file's size as people read it.
-pub fn size(bytes: i64) -> String {
-    match bytes {
-        ..1_000 => format!("{bytes} bytes"),
-        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1_000.0),
-        _ => format!("{:.1} MB", bytes as f64 / 1_000_000.0),
-    }
 }
 
 /// Adds the submission to the webhook's lead: `documents` (id, file name, media type, size, SHA-256, when; no
@@ -174,11 +154,6 @@ mod tests {
 
     #[test]
     fn the_summary_counts_each_list_and_totals_the_losses() {
-        assert_eq!(dollars(0), "$0");
-        assert_eq!(dollars(999), "$999");
-        assert_eq!(dollars(52_500), "$52,500");
-        assert_eq!(dollars(1_234_567), "$1,234,567");
-        assert_eq!(dollars(-1_000), "-$1,000");
         let loss = |amount| Loss {
             date: "2024-01-02".into(),
             kind: "cargo".into(),
@@ -199,9 +174,6 @@ mod tests {
             summary(&Lead::default(), &[]),
             "Vehicles 0, drivers 0, losses 0, documents 0"
         );
-        assert_eq!(size(900), "900 bytes");
-        assert_eq!(size(12_500), "12.5 KB");
-        assert_eq!(size(3_100_000), "3.1 MB");
     }
 
     #[test]
