@@ -3,7 +3,9 @@
 //! a byte-order mark at the start is dropped (spreadsheets write one). Lenient where a person's paste is harmless
 //! (spaces around a quoted cell, a quote inside an unquoted cell kept as typed), strict where the cells' bounds would
 //! be a guess: text after a closing quote, or a quote never closed, makes that record unreadable rather than
-//! silently shifting its columns.
+//! silently shifting its columns. Not the `csv` crate the census import and the exports use: it joins text after a
+//! closing quote to the cell and lets an unclosed quote take the rest of the paste, where a person must be told which
+//! line to fix (and the browser's reader, web/src/islands/csv.ts, follows these same rules).
 
 /// One record (line) of the text: its cells as written (unquoted, not trimmed), and whether it could be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
